@@ -1,0 +1,93 @@
+# Conversion between the layouts R users hold and the ambient_dim x n matrices
+# the C++ core works on.
+#   euclidean, sphere: a vector (one point) or an n x D matrix (one per row)
+#   spd, kendall:      a k x m matrix (one point) or a k x m x n array
+
+is_matrix_layout <- function(M) !is.null(M$point_dim)
+
+# Returns a D x n matrix with attribute "single" (TRUE when x was one point
+# in its single-point form).
+to_ambient <- function(M, x, arg, call = sys.call(-1)) {
+  check_finite_numeric(x, arg, call)
+  D <- M$ambient_dim
+  if (is_matrix_layout(M)) {
+    pd <- M$point_dim
+    dx <- dim(x)
+    shape_txt <- sprintf("a %d x %d matrix or a %d x %d x n array", pd[1], pd[2], pd[1], pd[2])
+    if (length(dx) == 2L && all(dx == pd)) {
+      out <- matrix(as.vector(x), D, 1L)
+      single <- TRUE
+    } else if (length(dx) == 3L && all(dx[1:2] == pd)) {
+      out <- matrix(as.vector(x), D, dx[3])
+      single <- FALSE
+    } else {
+      abort_arg(arg, sprintf("must be %s", shape_txt), call)
+    }
+  } else {
+    if (is.null(dim(x))) {
+      if (length(x) != D) abort_arg(arg, sprintf("must have length %d (or be a matrix with %d columns, one point per row)", D, D), call)
+      out <- matrix(as.vector(x), D, 1L)
+      single <- TRUE
+    } else if (length(dim(x)) == 2L && ncol(x) == D) {
+      out <- t(unname(x))
+      storage.mode(out) <- "double"
+      single <- FALSE
+    } else {
+      abort_arg(arg, sprintf("must be a vector of length %d or a matrix with %d columns (one point per row)", D, D), call)
+    }
+  }
+  storage.mode(out) <- "double"
+  attr(out, "single") <- single
+  out
+}
+
+from_ambient <- function(M, X, single = FALSE) {
+  X <- unname(X)
+  n <- ncol(X)
+  if (is_matrix_layout(M)) {
+    pd <- M$point_dim
+    if (single && n == 1L) return(matrix(X, pd[1], pd[2]))
+    return(array(X, c(pd, n)))
+  }
+  if (single && n == 1L) return(as.vector(X))
+  t(X)
+}
+
+is_single <- function(...) all(vapply(list(...), function(a) isTRUE(attr(a, "single")), logical(1)))
+
+n_points <- function(X) ncol(X)
+
+# Points: convert, check membership within tol, then project exactly.
+as_points <- function(M, x, arg, tol = .dpm_tol, call = sys.call(-1)) {
+  X <- to_ambient(M, x, arg, call)
+  single <- attr(X, "single")
+  why <- cpp_check_points(M, X, tol)
+  bad <- which(nzchar(why))
+  if (length(bad)) {
+    which_txt <- if (ncol(X) == 1L) "" else sprintf(" (point %d%s)", bad[1],
+                                                    if (length(bad) > 1) sprintf(" and %d more", length(bad) - 1) else "")
+    abort_arg(arg, sprintf("is not on the manifold%s: it %s", which_txt, why[bad[1]]), call)
+  }
+  X <- cpp_project_point(M, X)
+  attr(X, "single") <- single
+  X
+}
+
+# Tangent vectors at the columns of P (recycled).
+as_tangents <- function(M, P, v, arg, tol = .dpm_tol, call = sys.call(-1)) {
+  V <- to_ambient(M, v, arg, call)
+  single <- attr(V, "single")
+  check_recycle(P, V, arg, call)
+  why <- cpp_check_tangents(M, P, V, tol)
+  bad <- which(nzchar(why))
+  if (length(bad)) abort_arg(arg, sprintf("%s (vector %d); use mfd_project() to project it", why[bad[1]], bad[1]), call)
+  attr(V, "single") <- single
+  V
+}
+
+check_recycle <- function(A, B, arg, call = sys.call(-1)) {
+  if (ncol(A) != ncol(B) && ncol(A) != 1L && ncol(B) != 1L) {
+    abort_arg(arg, sprintf("has %d points/vectors but %d were expected (or 1, which is recycled)",
+                           ncol(B), ncol(A)), call)
+  }
+}

@@ -1,0 +1,95 @@
+new_manifold <- function(type, size, class_name, point_dim = NULL, ...) {
+  M <- list(type = type, size = as.integer(size))
+  info <- cpp_manifold_info(M)
+  M <- c(M, info[c("name", "dim", "ambient_dim", "kappa_min", "kappa_max",
+                   "injectivity_radius", "hadamard")],
+         list(point_dim = point_dim, ...))
+  structure(M, class = c(class_name, "manifold"))
+}
+
+check_size <- function(x, arg, min) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && x >= min && x == round(x) && x < 1e6
+  if (!ok) abort_arg(arg, sprintf("must be a whole number >= %d", min), call = sys.call(-1))
+  as.integer(x)
+}
+
+#' Manifolds supported by dpmanifold
+#'
+#' Constructors for the five manifolds of the package. Each returns an object
+#' of class `c("<name>", "manifold")` that is passed as the first argument
+#' `M` to every geometric function (`mfd_exp()`, `mfd_log()`, ...) and to
+#' the estimators and private mechanisms.
+#'
+#' * `euclidean(d)`: \eqn{R^d}; points are numeric vectors of length `d` (or
+#'   an n x d matrix, one point per row).
+#' * `sphere(d)`: the unit sphere \eqn{S^d} in \eqn{R^{d+1}} (curvature 1,
+#'   injectivity radius pi). `sphere(2)` holds directions in 3D.
+#' * `spd(k, metric)`: k x k symmetric positive-definite matrices with the
+#'   affine-invariant metric \eqn{<u,v>_p = tr(p^{-1} u p^{-1} v)} (Hadamard,
+#'   curvature in \[-1/2, 0\]) or the log-Euclidean metric (flat). Points are
+#'   k x k matrices or k x k x n arrays.
+#' * `kendall_shape(k)`: Kendall's planar shape space of `k >= 3` landmarks
+#'   (curvature in \[1, 4\], injectivity radius pi/2). Points are preshapes:
+#'   k x 2 configurations, centred and of unit size (see [as_preshape()]);
+#'   several are a k x 2 x n array as in the `shapes` package.
+#'
+#' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
+#' al. (2022), summarised in the package's SPEC.
+#'
+#' @param d Intrinsic dimension.
+#' @param k Matrix size (SPD) or number of landmarks (Kendall).
+#' @param metric `"affine_invariant"` (default) or `"log_euclidean"`.
+#' @return A manifold object: a list with `dim` (intrinsic dimension),
+#'   `ambient_dim`, `kappa_min`, `kappa_max`, `injectivity_radius` and
+#'   `hadamard`.
+#' @examples
+#' S2 <- sphere(2)
+#' S2
+#' spd(3, metric = "log_euclidean")
+#' kendall_shape(8)$dim
+#' @name manifolds
+NULL
+
+#' @rdname manifolds
+#' @export
+euclidean <- function(d) {
+  d <- check_size(d, "d", 1L)
+  new_manifold("euclidean", d, "euclidean")
+}
+
+#' @rdname manifolds
+#' @export
+sphere <- function(d) {
+  d <- check_size(d, "d", 1L)
+  new_manifold("sphere", d, "sphere")
+}
+
+#' @rdname manifolds
+#' @export
+spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
+  k <- check_size(k, "k", 1L)
+  metric <- match.arg(metric)
+  new_manifold(paste0("spd_", metric), k, "spd", point_dim = c(k, k), metric = metric)
+}
+
+#' @rdname manifolds
+#' @export
+kendall_shape <- function(k) {
+  k <- check_size(k, "k", 3L)
+  new_manifold("kendall_shape", k, "kendall_shape", point_dim = c(k, 2L))
+}
+
+#' @export
+print.manifold <- function(x, ...) {
+  label <- switch(x$type,
+    euclidean = sprintf("Euclidean space R^%d", x$size),
+    sphere = sprintf("Unit sphere S^%d in R^%d", x$size, x$size + 1L),
+    spd_affine_invariant = sprintf("SPD(%d) matrices, affine-invariant metric", x$size),
+    spd_log_euclidean = sprintf("SPD(%d) matrices, log-Euclidean metric", x$size),
+    kendall_shape = sprintf("Kendall planar shape space, %d landmarks", x$size)
+  )
+  cat("<manifold>", label, "\n")
+  cat(sprintf("  dimension %d (ambient %d), curvature in [%g, %g], injectivity radius %s\n",
+              x$dim, x$ambient_dim, x$kappa_min, x$kappa_max, format(x$injectivity_radius, digits = 4)))
+  invisible(x)
+}

@@ -1,0 +1,52 @@
+// Euclidean space R^d: flat, K = 0, infinite injectivity radius.
+#ifndef DPMANIFOLD_EUCLIDEAN_HPP
+#define DPMANIFOLD_EUCLIDEAN_HPP
+
+#include "manifold.hpp"
+
+namespace dpmanifold {
+
+class Euclidean : public Manifold {
+ public:
+  explicit Euclidean(int d) : d_(d) {
+    if (d < 1) throw std::invalid_argument("d must be a positive integer");
+  }
+  std::string name() const override { return "euclidean"; }
+  int dim() const override { return d_; }
+  int ambient_dim() const override { return d_; }
+  double kappa_min() const override { return 0.0; }
+  double kappa_max() const override { return 0.0; }
+  double injectivity_radius() const override {
+    return std::numeric_limits<double>::infinity();
+  }
+  std::string check_point(const Vec& p, double) const override {
+    if (p.size() != d_) return "has the wrong length";
+    return "";
+  }
+  Vec project_point(const Vec& x) const override { return x; }
+  Vec project_tangent(const Vec&, const Vec& v) const override { return v; }
+  Vec exp(const Vec& p, const Vec& v) const override { return p + v; }
+  Vec log(const Vec& p, const Vec& q) const override { return q - p; }
+  double dist(const Vec& p, const Vec& q) const override { return (q - p).norm(); }
+  double inner(const Vec&, const Vec& u, const Vec& v) const override { return u.dot(v); }
+  Vec transport_along(const Vec&, const Vec&, const Vec& w) const override { return w; }
+  Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
+                   const SpectralFn& f) const override {
+    return f(0.0, v.norm()) * w;
+  }
+  Mat tangent_basis(const Vec&) const override { return Mat::Identity(d_, d_); }
+  Vec random_tangent(const Vec&, Rng& rng) const override {
+    Vec z(d_);
+    for (int i = 0; i < d_; ++i) z(i) = rng.normal();
+    return z;
+  }
+  // Standard Gaussian point.
+  Vec random_point(Rng& rng) const override { return random_tangent(Vec(), rng); }
+
+ private:
+  int d_;
+};
+
+}  // namespace dpmanifold
+
+#endif

@@ -1,0 +1,129 @@
+// Kendall's planar shape space of k >= 3 landmarks.
+//
+// A point is a preshape: a k x 2 configuration (flat: x coords then y
+// coords), centred and of unit Frobenius norm, read as z in C^k. Its shape is
+// the orbit {e^{i phi} z}. Tangent vectors are horizontal (centred and
+// complex-orthogonal to z). exp is the sphere's; log and dist are the
+// sphere's after rotating the second argument into optimal alignment.
+#ifndef DPMANIFOLD_KENDALL_HPP
+#define DPMANIFOLD_KENDALL_HPP
+
+#include "sphere.hpp"
+
+namespace dpmanifold {
+
+namespace kendall_ops {
+
+// i * w for w stored as (x, y).
+inline Vec times_i(const Vec& w) {
+  const int k = static_cast<int>(w.size() / 2);
+  Vec out(w.size());
+  out.head(k) = -w.tail(k);
+  out.tail(k) = w.head(k);
+  return out;
+}
+// e^{i phi} * w.
+inline Vec rotate(const Vec& w, double phi) {
+  return std::cos(phi) * w + std::sin(phi) * times_i(w);
+}
+// Argument of the Hermitian product <z, w> = sum conj(z_j) w_j. Its real
+// part is the real dot product; its imaginary part is the dot product of
+// i z = (-y_z, x_z) with w. rotate(w, -phase(z, w)) makes <z, w> real >= 0.
+inline double phase(const Vec& z, const Vec& w) {
+  return std::atan2(times_i(z).dot(w), z.dot(w));
+}
+// Representative of the shape of w optimally rotated onto z.
+inline Vec align(const Vec& z, const Vec& w) { return rotate(w, -phase(z, w)); }
+
+}  // namespace kendall_ops
+
+class KendallShape : public Manifold {
+ public:
+  explicit KendallShape(int k) : k_(k) {
+    if (k < 3) throw std::invalid_argument("k must be at least 3 landmarks");
+  }
+  std::string name() const override { return "kendall_shape"; }
+  int dim() const override { return 2 * k_ - 4; }
+  int ambient_dim() const override { return 2 * k_; }
+  double kappa_min() const override { return k_ == 3 ? 4.0 : 1.0; }
+  double kappa_max() const override { return 4.0; }
+  double injectivity_radius() const override { return M_PI / 2.0; }
+
+  std::string check_point(const Vec& p, double tol) const override {
+    if (p.size() != 2 * k_) return "has the wrong number of landmarks";
+    if (std::fabs(p.head(k_).sum()) > tol || std::fabs(p.tail(k_).sum()) > tol)
+      return "is not centred (use as_preshape())";
+    if (std::fabs(p.norm() - 1.0) > tol) return "does not have unit size (use as_preshape())";
+    return "";
+  }
+  Vec project_point(const Vec& x) const override {
+    Vec z = x;
+    z.head(k_).array() -= z.head(k_).mean();
+    z.tail(k_).array() -= z.tail(k_).mean();
+    double s = z.norm();
+    if (!(s > 0)) throw std::invalid_argument("degenerate configuration: all landmarks coincide");
+    return z / s;
+  }
+  Vec project_tangent(const Vec& z, const Vec& v) const override {
+    Vec w = v;
+    w.head(k_).array() -= w.head(k_).mean();
+    w.tail(k_).array() -= w.tail(k_).mean();
+    Vec iz = kendall_ops::times_i(z);
+    return w - z.dot(w) * z - iz.dot(w) * iz;
+  }
+  Vec exp(const Vec& z, const Vec& v) const override { return sphere_ops::exp(z, v); }
+  Vec log(const Vec& z, const Vec& w) const override {
+    return sphere_ops::log(z, kendall_ops::align(z, w));
+  }
+  double dist(const Vec& z, const Vec& w) const override {
+    return sphere_ops::angle(z, kendall_ops::align(z, w));
+  }
+  double inner(const Vec&, const Vec& u, const Vec& v) const override { return u.dot(v); }
+
+  // Horizontal transport (from the Hopf fibration): along the geodesic with
+  // unit direction e, e turns into gamma', i e into i gamma', and the part
+  // orthogonal to z, e, i e is unchanged.
+  Vec transport_along(const Vec& z, const Vec& v, const Vec& w) const override {
+    double L = v.norm();
+    if (L < 1e-300) return w;
+    Vec e = v / L, ie = kendall_ops::times_i(e);
+    Vec vel = -std::sin(L) * z + std::cos(L) * e;
+    double a = e.dot(w), b = ie.dot(w);
+    return w - a * e - b * ie + a * vel + b * kendall_ops::times_i(vel);
+  }
+  // The endpoint of the transport is the representative of q aligned to z;
+  // rotate the result back so that it is horizontal at q as given.
+  Vec transport(const Vec& z, const Vec& q, const Vec& w) const override {
+    double phi = kendall_ops::phase(z, q);
+    return kendall_ops::rotate(transport_along(z, log(z, q), w), phi);
+  }
+  // Curvature operator: 0 along e, 4 along i e, 1 on the rest.
+  Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
+                   const SpectralFn& f) const override {
+    double L = v.norm();
+    if (L < 1e-300) return f(1.0, 0.0) * w;
+    Vec e = v / L, ie = kendall_ops::times_i(e);
+    double a = e.dot(w), b = ie.dot(w);
+    Vec rest = w - a * e - b * ie;
+    return f(0.0, L) * a * e + f(4.0, L) * b * ie + f(1.0, L) * rest;
+  }
+  Vec random_tangent(const Vec& z, Rng& rng) const override {
+    Vec g(2 * k_);
+    for (int i = 0; i < 2 * k_; ++i) g(i) = rng.normal();
+    return project_tangent(z, g);
+  }
+  // Preshape of an iid Gaussian configuration (uniform on shape space).
+  Vec random_point(Rng& rng) const override {
+    Vec g(2 * k_);
+    for (int i = 0; i < 2 * k_; ++i) g(i) = rng.normal();
+    return project_point(g);
+  }
+  int landmarks() const { return k_; }
+
+ private:
+  int k_;
+};
+
+}  // namespace dpmanifold
+
+#endif

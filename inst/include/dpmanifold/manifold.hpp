@@ -1,0 +1,138 @@
+// The one abstract manifold interface of dpmanifold.
+//
+// Points and tangent vectors are flat Eigen vectors in ambient coordinates:
+//   euclidean(d)      R^d
+//   sphere(d)         R^(d+1)
+//   spd(k)            k x k symmetric matrix, column-major (length k^2)
+//   kendall_shape(k)  k x 2 configuration, column-major (x coords, then y)
+// Algorithms (Frechet mean, regression, samplers, Jacobi adjoints) are written
+// once against this class; concrete manifolds override the geometry only.
+// The headers are free of R so the core can be used from any C++ host.
+#ifndef DPMANIFOLD_MANIFOLD_HPP
+#define DPMANIFOLD_MANIFOLD_HPP
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "rng.hpp"
+
+namespace dpmanifold {
+
+using Vec = Eigen::VectorXd;
+using Mat = Eigen::MatrixXd;
+
+// Scalar function f(mu, L) applied to the curvature eigen-components of a
+// tangent vector (see jacobi_apply below).
+using SpectralFn = std::function<double(double, double)>;
+
+// sin(x)/x without cancellation near 0.
+inline double sinc(double x) {
+  if (std::fabs(x) < 1e-4) return 1.0 - x * x / 6.0 + x * x * x * x / 120.0;
+  return std::sin(x) / x;
+}
+// sinh(x)/x without cancellation near 0.
+inline double sinhc(double x) {
+  if (std::fabs(x) < 1e-4) return 1.0 + x * x / 6.0 + x * x * x * x / 120.0;
+  return std::sinh(x) / x;
+}
+
+class Manifold {
+ public:
+  virtual ~Manifold() = default;
+
+  virtual std::string name() const = 0;
+  virtual int dim() const = 0;          // intrinsic dimension
+  virtual int ambient_dim() const = 0;  // length of the flat representation
+  virtual double kappa_min() const = 0;
+  virtual double kappa_max() const = 0;
+  virtual double injectivity_radius() const = 0;
+  bool is_hadamard() const {
+    return kappa_max() <= 0.0 && std::isinf(injectivity_radius());
+  }
+
+  // Empty string when p is a point of the manifold (within tol), otherwise a
+  // short reason that the R layer turns into an error naming the argument.
+  virtual std::string check_point(const Vec& p, double tol) const = 0;
+  // Same for a tangent vector v at p.
+  virtual std::string check_tangent(const Vec& p, const Vec& v, double tol) const {
+    Vec d = v - project_tangent(p, v);
+    double scale = std::max(1.0, v.norm());
+    if (d.norm() > tol * scale) return "is not a tangent vector at the given point";
+    return "";
+  }
+  // Nearest manifold point to an ambient vector near the manifold (used to
+  // remove rounding drift, never to accept data far off the manifold).
+  virtual Vec project_point(const Vec& x) const = 0;
+  virtual Vec project_tangent(const Vec& p, const Vec& v) const = 0;
+
+  virtual Vec exp(const Vec& p, const Vec& v) const = 0;
+  virtual Vec log(const Vec& p, const Vec& q) const = 0;
+  virtual double dist(const Vec& p, const Vec& q) const { return norm(p, log(p, q)); }
+  virtual double inner(const Vec& p, const Vec& u, const Vec& v) const = 0;
+  double norm(const Vec& p, const Vec& v) const {
+    double s = inner(p, v, v);
+    return s > 0.0 ? std::sqrt(s) : 0.0;
+  }
+
+  // Parallel transport of w from p along t -> exp_p(t v), t in [0, 1].
+  virtual Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const = 0;
+  // Parallel transport of w from p to q along the minimising geodesic.
+  virtual Vec transport(const Vec& p, const Vec& q, const Vec& w) const {
+    return transport_along(p, log(p, q), w);
+  }
+  // Velocity of t -> exp_p(t v) at t = 1 (a tangent vector at exp_p(v)).
+  Vec geodesic_velocity(const Vec& p, const Vec& v) const {
+    return transport_along(p, v, v);
+  }
+
+  // Curvature eigen-decomposition of the Jacobi operator R(., v/L) v/L at p,
+  // L = |v|: w is split into eigen-components and the component with
+  // eigenvalue mu is multiplied by f(mu, L). On the symmetric spaces here the
+  // decomposition is parallel along the geodesic, which is what makes the
+  // adjoint differentials of exp "transport back, then scale" (jacobi.hpp).
+  virtual Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
+                           const SpectralFn& f) const = 0;
+
+  // Orthonormal basis (w.r.t. inner at p) of T_p M: ambient_dim x dim.
+  // Default: orthonormalise the projected ambient basis by an eigen-
+  // decomposition of its Gram matrix.
+  virtual Mat tangent_basis(const Vec& p) const {
+    const int D = ambient_dim(), d = dim();
+    Mat B(D, D);
+    for (int i = 0; i < D; ++i) B.col(i) = project_tangent(p, Vec::Unit(D, i));
+    Mat G(D, D);
+    for (int i = 0; i < D; ++i)
+      for (int j = i; j < D; ++j) G(i, j) = G(j, i) = inner(p, B.col(i), B.col(j));
+    Eigen::SelfAdjointEigenSolver<Mat> es(G);
+    Mat out(D, d);
+    for (int k = 0; k < d; ++k) {
+      int idx = D - 1 - k;  // largest eigenvalues last
+      out.col(k) = B * es.eigenvectors().col(idx) / std::sqrt(es.eigenvalues()(idx));
+    }
+    return out;
+  }
+
+  // Isotropic standard Gaussian tangent vector at p (coordinates iid N(0,1)
+  // in any orthonormal basis).
+  virtual Vec random_tangent(const Vec& p, Rng& rng) const {
+    Mat B = tangent_basis(p);
+    Vec z(B.cols());
+    for (int i = 0; i < z.size(); ++i) z(i) = rng.normal();
+    return B * z;
+  }
+  // A random point (a convenient spread-out law, documented per manifold).
+  virtual Vec random_point(Rng& rng) const = 0;
+};
+
+// Unit-speed-safe geodesic point: exp_p(t v).
+inline Vec geodesic_point(const Manifold& M, const Vec& p, const Vec& v, double t) {
+  return M.exp(p, t * v);
+}
+
+}  // namespace dpmanifold
+
+#endif

@@ -1,0 +1,22 @@
+// Random-number interface of the C++ core. The R glue implements it with R's
+// own generator (unif_rand, norm_rand, ...) so set.seed() reproduces every
+// release; the headers never create a generator of their own.
+#ifndef DPMANIFOLD_RNG_HPP
+#define DPMANIFOLD_RNG_HPP
+
+#include <cmath>
+
+namespace dpmanifold {
+
+class Rng {
+ public:
+  virtual ~Rng() = default;
+  virtual double uniform() = 0;      // U(0, 1), never exactly 0 or 1
+  virtual double normal() = 0;       // N(0, 1)
+  virtual double exponential() = 0;  // Exp(1)
+  virtual double gamma(double shape, double scale) = 0;
+};
+
+}  // namespace dpmanifold
+
+#endif

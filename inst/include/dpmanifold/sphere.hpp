@@ -1,0 +1,110 @@
+// Unit sphere S^d in R^(d+1). The free functions are shared with Kendall's
+// shape space, whose geometry is the sphere's after rotational alignment.
+#ifndef DPMANIFOLD_SPHERE_HPP
+#define DPMANIFOLD_SPHERE_HPP
+
+#include "manifold.hpp"
+
+namespace dpmanifold {
+
+namespace sphere_ops {
+
+// Angle between unit vectors, accurate near 0 and near pi, and symmetric.
+inline double angle(const Vec& p, const Vec& q) {
+  return 2.0 * std::atan2((p - q).norm(), (p + q).norm());
+}
+
+inline Vec exp(const Vec& p, const Vec& v) {
+  double L = v.norm();
+  Vec out = std::cos(L) * p + sinc(L) * v;
+  return out / out.norm();  // remove rounding drift off the sphere
+}
+
+// A fixed unit vector orthogonal to p: used at the cut locus, where log is
+// not unique. We return pi times this direction (documented in R).
+inline Vec cut_locus_direction(const Vec& p) {
+  int i;
+  p.cwiseAbs().minCoeff(&i);
+  Vec e = Vec::Unit(p.size(), i);
+  e -= p.dot(e) * p;
+  return e / e.norm();
+}
+
+inline Vec log(const Vec& p, const Vec& q) {
+  Vec w = q - p.dot(q) * p;
+  double s = w.norm();
+  double theta = angle(p, q);
+  if (s < 1e-15) {
+    if (p.dot(q) > 0) return Vec::Zero(p.size());
+    return M_PI * cut_locus_direction(p);
+  }
+  return (theta / s) * w;
+}
+
+// Transport of w from p along t -> exp_p(t v): the component along the
+// direction of travel turns with the geodesic, the rest is unchanged.
+inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
+  double L = v.norm();
+  if (L < 1e-300) return w;
+  Vec e = v / L;
+  double a = e.dot(w);
+  return w + a * ((std::cos(L) - 1.0) * e - std::sin(L) * p);
+}
+
+}  // namespace sphere_ops
+
+class Sphere : public Manifold {
+ public:
+  explicit Sphere(int d) : d_(d) {
+    if (d < 1) throw std::invalid_argument("d must be a positive integer");
+  }
+  std::string name() const override { return "sphere"; }
+  int dim() const override { return d_; }
+  int ambient_dim() const override { return d_ + 1; }
+  double kappa_min() const override { return 1.0; }
+  double kappa_max() const override { return 1.0; }
+  double injectivity_radius() const override { return M_PI; }
+  std::string check_point(const Vec& p, double tol) const override {
+    if (p.size() != d_ + 1) return "has the wrong length";
+    if (std::fabs(p.norm() - 1.0) > tol) return "does not have unit norm";
+    return "";
+  }
+  Vec project_point(const Vec& x) const override { return x / x.norm(); }
+  Vec project_tangent(const Vec& p, const Vec& v) const override {
+    return v - p.dot(v) * p;
+  }
+  Vec exp(const Vec& p, const Vec& v) const override { return sphere_ops::exp(p, v); }
+  Vec log(const Vec& p, const Vec& q) const override { return sphere_ops::log(p, q); }
+  double dist(const Vec& p, const Vec& q) const override { return sphere_ops::angle(p, q); }
+  double inner(const Vec&, const Vec& u, const Vec& v) const override { return u.dot(v); }
+  Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
+    return sphere_ops::transport_along(p, v, w);
+  }
+  // R(., e)e = identity off e (K = 1), zero along e.
+  Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
+                   const SpectralFn& f) const override {
+    double L = v.norm();
+    if (L < 1e-300) return f(1.0, 0.0) * w;
+    Vec e = v / L;
+    double a = e.dot(w);
+    return f(0.0, L) * a * e + f(1.0, L) * (w - a * e);
+  }
+  Vec random_tangent(const Vec& p, Rng& rng) const override {
+    Vec z(d_ + 1);
+    for (int i = 0; i <= d_; ++i) z(i) = rng.normal();
+    return project_tangent(p, z);
+  }
+  // Uniform on the sphere.
+  Vec random_point(Rng& rng) const override {
+    Vec z(d_ + 1);
+    for (int i = 0; i <= d_; ++i) z(i) = rng.normal();
+    return z / z.norm();
+  }
+
+ private:
+  int d_;
+};
+
+}  // namespace dpmanifold
+
+#endif

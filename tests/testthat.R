@@ -1,0 +1,4 @@
+library(testthat)
+library(dpmanifold)
+
+test_check("dpmanifold")
