@@ -2,54 +2,54 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_manifold_info <- function(M) {
-    .Call('_dpmanifold_cpp_manifold_info', PACKAGE = 'dpmanifold', M)
+    .Call(`_dpmanifold_cpp_manifold_info`, M)
 }
 
 cpp_check_points <- function(M, P, tol) {
-    .Call('_dpmanifold_cpp_check_points', PACKAGE = 'dpmanifold', M, P, tol)
+    .Call(`_dpmanifold_cpp_check_points`, M, P, tol)
 }
 
 cpp_check_tangents <- function(M, P, V, tol) {
-    .Call('_dpmanifold_cpp_check_tangents', PACKAGE = 'dpmanifold', M, P, V, tol)
+    .Call(`_dpmanifold_cpp_check_tangents`, M, P, V, tol)
 }
 
 cpp_project_point <- function(M, X) {
-    .Call('_dpmanifold_cpp_project_point', PACKAGE = 'dpmanifold', M, X)
+    .Call(`_dpmanifold_cpp_project_point`, M, X)
 }
 
 cpp_binary_op <- function(M, op, A, B) {
-    .Call('_dpmanifold_cpp_binary_op', PACKAGE = 'dpmanifold', M, op, A, B)
+    .Call(`_dpmanifold_cpp_binary_op`, M, op, A, B)
 }
 
 cpp_dist <- function(M, P, Q) {
-    .Call('_dpmanifold_cpp_dist', PACKAGE = 'dpmanifold', M, P, Q)
+    .Call(`_dpmanifold_cpp_dist`, M, P, Q)
 }
 
 cpp_dist_matrix <- function(M, P, Q) {
-    .Call('_dpmanifold_cpp_dist_matrix', PACKAGE = 'dpmanifold', M, P, Q)
+    .Call(`_dpmanifold_cpp_dist_matrix`, M, P, Q)
 }
 
 cpp_inner <- function(M, P, U, V) {
-    .Call('_dpmanifold_cpp_inner', PACKAGE = 'dpmanifold', M, P, U, V)
+    .Call(`_dpmanifold_cpp_inner`, M, P, U, V)
 }
 
 cpp_ternary_op <- function(M, op, A, B, C) {
-    .Call('_dpmanifold_cpp_ternary_op', PACKAGE = 'dpmanifold', M, op, A, B, C)
+    .Call(`_dpmanifold_cpp_ternary_op`, M, op, A, B, C)
 }
 
 cpp_tangent_basis <- function(M, p) {
-    .Call('_dpmanifold_cpp_tangent_basis', PACKAGE = 'dpmanifold', M, p)
+    .Call(`_dpmanifold_cpp_tangent_basis`, M, p)
 }
 
 cpp_random_point <- function(M, n) {
-    .Call('_dpmanifold_cpp_random_point', PACKAGE = 'dpmanifold', M, n)
+    .Call(`_dpmanifold_cpp_random_point`, M, n)
 }
 
 cpp_random_tangent <- function(M, P, n) {
-    .Call('_dpmanifold_cpp_random_tangent', PACKAGE = 'dpmanifold', M, P, n)
+    .Call(`_dpmanifold_cpp_random_tangent`, M, P, n)
 }
 
 cpp_kendall_align <- function(M, z, Z) {
-    .Call('_dpmanifold_cpp_kendall_align', PACKAGE = 'dpmanifold', M, z, Z)
+    .Call(`_dpmanifold_cpp_kendall_align`, M, z, Z)
 }
 

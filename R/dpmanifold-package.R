@@ -3,7 +3,7 @@
 #' Private Frechet means and private geodesic regression for data that are
 #' directions (the sphere), covariance matrices (SPD matrices) or planar
 #' shapes (Kendall's shape space). The geometry lives in C++ headers under
-#' `inst/include/dpmanifold/`, written once against one manifold interface;
+#' `inst/include/dpmanifold_core/`, written once against one manifold interface;
 #' the R layer validates inputs and returns documented S3 objects.
 #'
 #' Papers implemented: Reimherr, Bharath and Soto (2021), *Differential

@@ -142,7 +142,8 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' space). `mfd_tangent_basis()` returns an orthonormal basis of the tangent
 #' space at `p`, one basis vector per point slot of the layout.
 #'
-#' @inheritParams geometry
+#' @param M A manifold object, see [manifolds].
+#' @param p A point on `M` (or one point per draw).
 #' @param n Number of draws.
 #' @return Points or tangent vectors in the layout of `M` (n of them; a
 #'   single one in single-point form when `n = 1`).
@@ -190,7 +191,9 @@ mfd_tangent_basis <- function(M, p) {
 #' each curvature eigen-component" by cos/cosh (footpoint) or sin(x)/x,
 #' sinh(x)/x (shooting vector).
 #'
-#' @inheritParams geometry
+#' @param M A manifold object, see [manifolds].
+#' @param p Footpoint on `M`.
+#' @param v Shooting vector, a tangent vector at `p`.
 #' @param u Tangent vector at `p` (direction of differentiation).
 #' @param w Tangent vector at `mfd_exp(M, p, v)`.
 #' @param wrt `"p"` or `"v"`.

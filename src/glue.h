@@ -5,8 +5,8 @@
 
 #include <RcppEigen.h>
 
-#include <dpmanifold/factory.hpp>
-#include <dpmanifold/jacobi.hpp>
+#include <dpmanifold_core/factory.hpp>
+#include <dpmanifold_core/jacobi.hpp>
 
 namespace dpm = dpmanifold;
 

@@ -1,0 +1,9 @@
+// Umbrella header of the dpmanifold C++ core, for packages that use
+// LinkingTo: dpmanifold. The headers live in dpmanifold_core/ because
+// R CMD build drops every directory whose name ends in "old" (so a
+// directory called "dpmanifold" never reaches the tarball).
+#ifndef DPMANIFOLD_HPP
+#define DPMANIFOLD_HPP
+#include "dpmanifold_core/factory.hpp"
+#include "dpmanifold_core/jacobi.hpp"
+#endif
