@@ -53,3 +53,31 @@ cpp_kendall_align <- function(M, z, Z) {
     .Call(`_dpmanifold_cpp_kendall_align`, M, z, Z)
 }
 
+cpp_frechet_mean <- function(M, X, w, x0, max_iter, tol) {
+    .Call(`_dpmanifold_cpp_frechet_mean`, M, X, w, x0, max_iter, tol)
+}
+
+cpp_rlaplace <- function(M, mean, sigma, center, radius, mcmc, force_mcmc) {
+    .Call(`_dpmanifold_cpp_rlaplace`, M, mean, sigma, center, radius, mcmc, force_mcmc)
+}
+
+cpp_rkng <- function(M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc) {
+    .Call(`_dpmanifold_cpp_rkng`, M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc)
+}
+
+cpp_rwrapped <- function(M, mean, sigma, footpoint, n, kind) {
+    .Call(`_dpmanifold_cpp_rwrapped`, M, mean, sigma, footpoint, n, kind)
+}
+
+cpp_euclidean_laplace_noise <- function(d, sigma, n) {
+    .Call(`_dpmanifold_cpp_euclidean_laplace_noise`, d, sigma, n)
+}
+
+cpp_kng_gradient <- function(M, Y, X) {
+    .Call(`_dpmanifold_cpp_kng_gradient`, M, Y, X)
+}
+
+cpp_kng_gradient_norm <- function(M, Y, X) {
+    .Call(`_dpmanifold_cpp_kng_gradient_norm`, M, Y, X)
+}
+

@@ -181,6 +181,112 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_frechet_mean
+Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter, double tol);
+RcppExport SEXP _dpmanifold_cpp_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP wSEXP, SEXP x0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type w(wSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_frechet_mean(M, X, w, x0, max_iter, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rlaplace
+Rcpp::List cpp_rlaplace(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, Rcpp::List mcmc, bool force_mcmc);
+RcppExport SEXP _dpmanifold_cpp_rlaplace(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP, SEXP force_mcmcSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_mcmc(force_mcmcSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rlaplace(M, mean, sigma, center, radius, mcmc, force_mcmc));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rkng
+Rcpp::List cpp_rkng(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, Rcpp::List mcmc, Rcpp::Nullable<Rcpp::NumericVector> flat_mean, bool force_mcmc);
+RcppExport SEXP _dpmanifold_cpp_rkng(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP, SEXP flat_meanSEXP, SEXP force_mcmcSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type flat_mean(flat_meanSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_mcmc(force_mcmcSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rkng(M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rwrapped
+MatrixXd cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint, int n, std::string kind);
+RcppExport SEXP _dpmanifold_cpp_rwrapped(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP footpointSEXP, SEXP nSEXP, SEXP kindSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type footpoint(footpointSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rwrapped(M, mean, sigma, footpoint, n, kind));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_euclidean_laplace_noise
+MatrixXd cpp_euclidean_laplace_noise(int d, double sigma, int n);
+RcppExport SEXP _dpmanifold_cpp_euclidean_laplace_noise(SEXP dSEXP, SEXP sigmaSEXP, SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_euclidean_laplace_noise(d, sigma, n));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_gradient
+MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X);
+RcppExport SEXP _dpmanifold_cpp_kng_gradient(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient(M, Y, X));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_gradient_norm
+Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X);
+RcppExport SEXP _dpmanifold_cpp_kng_gradient_norm(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient_norm(M, Y, X));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
@@ -196,6 +302,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_random_point", (DL_FUNC) &_dpmanifold_cpp_random_point, 2},
     {"_dpmanifold_cpp_random_tangent", (DL_FUNC) &_dpmanifold_cpp_random_tangent, 3},
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
+    {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
+    {"_dpmanifold_cpp_rlaplace", (DL_FUNC) &_dpmanifold_cpp_rlaplace, 7},
+    {"_dpmanifold_cpp_rkng", (DL_FUNC) &_dpmanifold_cpp_rkng, 8},
+    {"_dpmanifold_cpp_rwrapped", (DL_FUNC) &_dpmanifold_cpp_rwrapped, 6},
+    {"_dpmanifold_cpp_euclidean_laplace_noise", (DL_FUNC) &_dpmanifold_cpp_euclidean_laplace_noise, 3},
+    {"_dpmanifold_cpp_kng_gradient", (DL_FUNC) &_dpmanifold_cpp_kng_gradient, 3},
+    {"_dpmanifold_cpp_kng_gradient_norm", (DL_FUNC) &_dpmanifold_cpp_kng_gradient_norm, 3},
     {NULL, NULL, 0}
 };
 

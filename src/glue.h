@@ -7,6 +7,8 @@
 
 #include <dpmanifold_core/factory.hpp>
 #include <dpmanifold_core/jacobi.hpp>
+#include <dpmanifold_core/frechet_mean.hpp>
+#include <dpmanifold_core/samplers.hpp>
 
 namespace dpm = dpmanifold;
 
@@ -36,4 +38,25 @@ inline int recycled_count(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) {
   return std::max(A.cols(), B.cols());
 }
 
+inline dpm::MCMCSettings mcmc_from_r(const Rcpp::List& s) {
+  dpm::MCMCSettings out;
+  out.burnin = Rcpp::as<int>(s["burnin"]);
+  out.thin = Rcpp::as<int>(s["thin"]);
+  out.n_draws = Rcpp::as<int>(s["n_draws"]);
+  out.step = Rcpp::as<double>(s["step"]);
+  out.target_acceptance = Rcpp::as<double>(s["target_acceptance"]);
+  out.keep_chain = Rcpp::as<bool>(s["keep_chain"]);
+  return out;
+}
+
+inline Rcpp::List mcmc_to_r(const dpm::MCMCResult& r, const dpm::MCMCSettings& s) {
+  Rcpp::List out = Rcpp::List::create(
+      Rcpp::Named("draws") = r.draws, Rcpp::Named("method") = "metropolis_hastings",
+      Rcpp::Named("acceptance") = r.acceptance,
+      Rcpp::Named("burnin_acceptance") = r.burnin_acceptance, Rcpp::Named("step") = r.step,
+      Rcpp::Named("burnin") = s.burnin, Rcpp::Named("steps") = static_cast<double>(r.steps),
+      Rcpp::Named("accepted") = static_cast<double>(r.accepted));
+  if (s.keep_chain) out["chain"] = r.chain;
+  return out;
+}
 #endif

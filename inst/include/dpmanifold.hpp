@@ -6,4 +6,6 @@
 #define DPMANIFOLD_HPP
 #include "dpmanifold_core/factory.hpp"
 #include "dpmanifold_core/jacobi.hpp"
+#include "dpmanifold_core/frechet_mean.hpp"
+#include "dpmanifold_core/samplers.hpp"
 #endif

@@ -16,6 +16,7 @@ class Euclidean : public Manifold {
   int ambient_dim() const override { return d_; }
   double kappa_min() const override { return 0.0; }
   double kappa_max() const override { return 0.0; }
+  double constant_curvature() const override { return 0.0; }
   double injectivity_radius() const override {
     return std::numeric_limits<double>::infinity();
   }

@@ -47,6 +47,10 @@ class KendallShape : public Manifold {
   int ambient_dim() const override { return 2 * k_; }
   double kappa_min() const override { return k_ == 3 ? 4.0 : 1.0; }
   double kappa_max() const override { return 4.0; }
+  // k = 3: the shape space of triangles is a sphere of radius 1/2.
+  double constant_curvature() const override {
+    return k_ == 3 ? 4.0 : std::numeric_limits<double>::quiet_NaN();
+  }
   double injectivity_radius() const override { return M_PI / 2.0; }
 
   std::string check_point(const Vec& p, double tol) const override {

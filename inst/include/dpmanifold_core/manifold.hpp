@@ -50,6 +50,12 @@ class Manifold {
   virtual double kappa_min() const = 0;
   virtual double kappa_max() const = 0;
   virtual double injectivity_radius() const = 0;
+  // Sectional curvature when it is the same for every 2-plane (NaN
+  // otherwise). Where it is constant, the volume in geodesic polar
+  // coordinates is known and Riemannian Laplace laws can be drawn exactly.
+  virtual double constant_curvature() const {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
   bool is_hadamard() const {
     return kappa_max() <= 0.0 && std::isinf(injectivity_radius());
   }

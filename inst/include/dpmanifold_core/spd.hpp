@@ -207,6 +207,7 @@ class SPDLogEuclidean : public SPDSpace {
   std::string name() const override { return "spd_log_euclidean"; }
   double kappa_min() const override { return 0.0; }
   double kappa_max() const override { return 0.0; }
+  double constant_curvature() const override { return 0.0; }
 
   Mat mat_log(const Vec& p) const {
     return spd_ops::sym_fun(spd_ops::sym_eig(spd_ops::as_mat(p, k_)),

@@ -63,6 +63,7 @@ class Sphere : public Manifold {
   int ambient_dim() const override { return d_ + 1; }
   double kappa_min() const override { return 1.0; }
   double kappa_max() const override { return 1.0; }
+  double constant_curvature() const override { return 1.0; }
   double injectivity_radius() const override { return M_PI; }
   std::string check_point(const Vec& p, double tol) const override {
     if (p.size() != d_ + 1) return "has the wrong length";

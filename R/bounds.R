@@ -1,0 +1,83 @@
+# Public bounds and clipping (SPEC section 6). A point outside B_r(center)
+# is moved to the boundary along the geodesic from the centre, which keeps
+# the mechanisms DP for any data. Bounds taken from the data raise the
+# classed privacy-leak warning.
+
+#' The privacy-leak warning
+#'
+#' Every function of the package that looks at the data to choose a bound
+#' (a centre, a radius, a residual bound or a covariate range the caller did
+#' not give) signals a warning of class `dpmanifold_privacy_leak`: the
+#' result is then *not* differentially private. Catch or silence it
+#' deliberately, e.g. with
+#' `withCallingHandlers(expr, dpmanifold_privacy_leak = function(w) invokeRestart("muffleWarning"))`.
+#'
+#' @name dpmanifold_privacy_leak
+#' @examples
+#' set.seed(1)
+#' S2 <- sphere(2)
+#' X <- mfd_exp(S2, c(0, 0, 1), 0.2 * mfd_random_tangent(S2, c(0, 0, 1), 30))
+#' tryCatch(dp_frechet_mean(S2, X, epsilon = 1),
+#'          dpmanifold_privacy_leak = function(w) conditionMessage(w))
+NULL
+
+warn_privacy_leak <- function(what, call = sys.call(-1)) {
+  msg <- sprintf("%s taken from the data: this release is NOT differentially private. Pass it as a public input.", what)
+  warning(structure(class = c("dpmanifold_privacy_leak", "warning", "condition"),
+                    list(message = msg, call = call)))
+}
+
+# Returns list(X = clipped ambient matrix, center = ambient vector,
+# radius, clipped = count, inferred = character).
+resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
+  inferred <- character()
+  if (is.null(center)) {
+    center_vec <- cpp_frechet_mean(M, Xa, rep(1, ncol(Xa)), default_init(M, Xa, rep(1, ncol(Xa))), 1000L, 1e-10)$mean
+    warn_privacy_leak("`center` (the data's Frechet mean) was", call)
+    inferred <- c(inferred, "center")
+  } else {
+    C <- as_data_points(M, center, "center", call = call)
+    if (ncol(C) != 1L) abort_arg("center", "must be a single point", call)
+    center_vec <- C[, 1]
+  }
+  d <- cpp_dist(M, matrix(center_vec), Xa)
+  if (is.null(radius)) {
+    radius <- max(d)
+    rstar <- max_radius(M)
+    if (radius >= rstar) radius <- rstar * (1 - 1e-6)
+    if (radius <= 0) radius <- 1e-8
+    warn_privacy_leak("`radius` (the largest distance from the centre) was", call)
+    inferred <- c(inferred, "radius")
+  }
+  check_radius(M, radius, call = call)
+  out <- d > radius
+  if (any(out)) {
+    V <- cpp_binary_op(M, "log", matrix(center_vec), Xa[, out, drop = FALSE])
+    V <- sweep(V, 2, radius / d[out], `*`)
+    Xa[, out] <- cpp_binary_op(M, "exp", matrix(center_vec), V)
+  }
+  list(X = Xa, center = center_vec, radius = radius, clipped = sum(out), inferred = inferred)
+}
+
+#' Clip data to a public geodesic ball
+#'
+#' Moves each point farther than `radius` from `center` to the boundary of
+#' the ball along the geodesic from the centre; points inside are unchanged.
+#' This is how every private mechanism of the package enforces its public
+#' bounds, so the sensitivity holds for any data.
+#'
+#' @inheritParams frechet_mean
+#' @param center Public centre of the ball (a point of `M`).
+#' @param radius Public radius, below [max_radius()].
+#' @return The clipped points, with attribute `clipped` (how many moved).
+#' @examples
+#' S2 <- sphere(2)
+#' X <- rbind(c(0, 0, 1), c(1, 0, 0))
+#' clip_to_ball(S2, X, c(0, 0, 1), pi / 8)
+#' @export
+clip_to_ball <- function(M, X, center, radius) {
+  check_manifold(M)
+  Xa <- as_data_points(M, X, "X")
+  b <- resolve_ball(M, Xa, center, radius)
+  structure(from_ambient(M, b$X, attr(Xa, "single")), clipped = b$clipped)
+}

@@ -1,0 +1,208 @@
+// Samplers for the privacy mechanisms, written once against the manifold
+// interface: exact polar sampling of Riemannian Laplace laws where the
+// curvature is constant, exact wrapped (tangent-space) laws, and an adaptive
+// random-walk Metropolis-Hastings sampler for everything else.
+#ifndef DPMANIFOLD_SAMPLERS_HPP
+#define DPMANIFOLD_SAMPLERS_HPP
+
+#include <vector>
+
+#include "manifold.hpp"
+
+namespace dpmanifold {
+
+// Support of the restricted mechanisms: the closed geodesic ball B_r(center).
+struct Ball {
+  Vec center;
+  double radius;
+  bool contains(const Manifold& M, const Vec& y) const {
+    return std::isinf(radius) || M.dist(center, y) <= radius;
+  }
+};
+
+// Unit tangent vector at p, uniformly distributed on the unit sphere of T_p.
+inline Vec random_unit_tangent(const Manifold& M, const Vec& p, Rng& rng) {
+  for (;;) {
+    Vec u = M.random_tangent(p, rng);
+    double n = M.norm(p, u);
+    if (n > 1e-300) return u / n;
+  }
+}
+
+// K-norm (l2) Laplace noise in R^d with density prop. to exp(-|z| / sigma):
+// radius Gamma(d, sigma), direction uniform.
+inline Vec euclidean_laplace_noise(int d, double sigma, Rng& rng) {
+  Vec z(d);
+  double n2 = 0.0;
+  do {
+    for (int i = 0; i < d; ++i) z(i) = rng.normal();
+    n2 = z.squaredNorm();
+  } while (n2 <= 0.0);
+  return z * (rng.gamma(d, sigma) / std::sqrt(n2));
+}
+
+// ---------------------------------------------------------------------------
+// Exact Riemannian Laplace on a manifold of constant curvature kappa >= 0.
+// In geodesic polar coordinates around the mean the radius has density
+// prop. to exp(-t / sigma) s_kappa(t)^(d-1), s_kappa(t) = sin(sqrt(kappa) t) /
+// sqrt(kappa) (or t when flat), on [0, pi / sqrt(kappa)). A Gamma(d, sigma)
+// proposal is accepted with probability (s_kappa(t) / t)^(d-1) <= 1. Draws
+// outside the ball are rejected, which restricts the law to B_r(center).
+struct ExactStats {
+  long attempts = 0;
+};
+
+inline bool has_exact_laplace(const Manifold& M) {
+  double k = M.constant_curvature();
+  return !std::isnan(k) && k >= 0.0;
+}
+
+inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const Ball& ball,
+                         Rng& rng, ExactStats& stats, long max_attempts = 50000000L) {
+  const double kappa = M.constant_curvature();
+  const int d = M.dim();
+  const double tmax = kappa > 0 ? M_PI / std::sqrt(kappa) : std::numeric_limits<double>::infinity();
+  for (;;) {
+    if (++stats.attempts > max_attempts)
+      throw std::runtime_error("exact Laplace sampler: too many rejections (sigma far larger than the ball)");
+    double t = rng.gamma(d, sigma);
+    if (t >= tmax) continue;
+    if (kappa > 0 && d > 1) {
+      double ratio = std::sin(std::sqrt(kappa) * t) / (std::sqrt(kappa) * t);
+      if (rng.uniform() > std::pow(ratio, d - 1)) continue;
+    }
+    Vec y = M.exp(mean, t * random_unit_tangent(M, mean, rng));
+    if (ball.contains(M, y)) return y;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Wrapped mechanisms (Hadamard manifolds): perturb log_{p0}(mean) in
+// orthonormal coordinates of T_{p0}, map back with exp_{p0}.
+enum class WrappedNoise { laplace, gaussian };
+
+inline Vec wrapped_draw(const Manifold& M, const Vec& footpoint, const Mat& basis,
+                        const Vec& center_tangent, double sigma, WrappedNoise kind, Rng& rng) {
+  const int d = static_cast<int>(basis.cols());
+  Vec z(d);
+  if (kind == WrappedNoise::laplace) {
+    z = euclidean_laplace_noise(d, sigma, rng);
+  } else {
+    for (int i = 0; i < d; ++i) z(i) = sigma * rng.normal();
+  }
+  return M.exp(footpoint, center_tangent + basis * z);
+}
+
+// ---------------------------------------------------------------------------
+// Random-walk Metropolis-Hastings on M: propose y = exp_x(step * xi) with xi
+// an isotropic standard Gaussian tangent vector. On the symmetric spaces of
+// this package the proposal is symmetric w.r.t. the volume measure, so the
+// acceptance ratio is the target ratio. Proposals outside the ball are
+// rejected. The step is tuned during burn-in towards target_acceptance.
+struct MCMCSettings {
+  int burnin = 5000;
+  int thin = 5000;       // steps between retained draws (after burn-in)
+  int n_draws = 1;
+  double step = 0.0;     // initial step; 0 means "from the scale hint"
+  double target_acceptance = 0.3;
+  bool keep_chain = false;
+};
+
+struct MCMCResult {
+  Mat draws;              // ambient_dim x n_draws
+  Mat chain;              // every post-burn-in state, only if keep_chain
+  double acceptance = 0;  // after burn-in
+  double burnin_acceptance = 0;
+  double step = 0;        // tuned step
+  long steps = 0;         // post-burn-in steps
+  long accepted = 0;
+};
+
+template <class LogTarget>
+MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, const Ball& ball,
+                               const Vec& x0, double scale_hint, const MCMCSettings& s, Rng& rng) {
+  MCMCResult res;
+  const double sqrt_d = std::sqrt(static_cast<double>(M.dim()));
+  double step = s.step > 0 ? s.step : scale_hint;
+  // Proposals much longer than the support (or the injectivity radius) are
+  // always rejected or wrap around; cap the typical length |step * xi|.
+  double max_len = std::min(2.0 * ball.radius, M.injectivity_radius());
+  double max_step = std::isinf(max_len) ? std::numeric_limits<double>::infinity() : max_len / sqrt_d;
+  step = std::min(std::max(step, 1e-12), max_step);
+
+  Vec x = x0;
+  double lx = log_target(x);
+  auto mh_step = [&]() -> bool {
+    Vec y = M.exp(x, step * M.random_tangent(x, rng));
+    if (!ball.contains(M, y)) return false;
+    double ly = log_target(y);
+    if (std::log(rng.uniform()) < ly - lx) {
+      x = y;
+      lx = ly;
+      return true;
+    }
+    return false;
+  };
+
+  const int batch = 50;
+  int acc_batch = 0, acc_burn = 0, b = 0;
+  for (int i = 0; i < s.burnin; ++i) {
+    if (mh_step()) {
+      ++acc_batch;
+      ++acc_burn;
+    }
+    if ((i + 1) % batch == 0) {
+      // Robbins-Monro on log(step), with a slowly decreasing gain.
+      double rate = static_cast<double>(acc_batch) / batch;
+      step *= std::exp((rate - s.target_acceptance) * 2.0 / std::sqrt(1.0 + ++b / 10.0));
+      step = std::min(std::max(step, 1e-12), max_step);
+      acc_batch = 0;
+    }
+  }
+  res.burnin_acceptance = s.burnin > 0 ? static_cast<double>(acc_burn) / s.burnin : 0.0;
+
+  const long total = static_cast<long>(s.thin) * s.n_draws;
+  res.draws.resize(M.ambient_dim(), s.n_draws);
+  if (s.keep_chain) res.chain.resize(M.ambient_dim(), total);
+  long acc = 0;
+  for (long i = 0; i < total; ++i) {
+    if (mh_step()) ++acc;
+    if (s.keep_chain) res.chain.col(i) = x;
+    if ((i + 1) % s.thin == 0) res.draws.col((i + 1) / s.thin - 1) = x;
+  }
+  res.steps = total;
+  res.accepted = acc;
+  res.acceptance = total > 0 ? static_cast<double>(acc) / total : 0.0;
+  res.step = step;
+  return res;
+}
+
+// ---------------------------------------------------------------------------
+// Log targets (up to their normalising constants).
+
+// Riemannian Laplace: -dist(mean, y) / sigma.
+struct LaplaceLogTarget {
+  const Manifold& M;
+  Vec mean;
+  double sigma;
+  double operator()(const Vec& y) const { return -M.dist(mean, y) / sigma; }
+};
+
+// K-norm gradient of the Frechet objective: (1/n) sum_j log_y(x_j) is minus
+// the gradient of F at y.
+inline Vec kng_gradient(const Manifold& M, const Vec& y, const Mat& X) {
+  Vec g = Vec::Zero(y.size());
+  for (int j = 0; j < X.cols(); ++j) g += M.log(y, X.col(j));
+  return g / static_cast<double>(X.cols());
+}
+
+struct KngLogTarget {
+  const Manifold& M;
+  const Mat& X;
+  double sigma;
+  double operator()(const Vec& y) const { return -M.norm(y, kng_gradient(M, y, X)) / sigma; }
+};
+
+}  // namespace dpmanifold
+
+#endif
