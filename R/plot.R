@@ -1,0 +1,646 @@
+# Base-graphics plots of manifold-valued data and of private releases.
+
+#' @importFrom graphics axis legend lines par plot.new plot.window points polygon segments text title
+#' @importFrom grDevices col2rgb dev.cur hcl.colors rgb
+NULL
+
+.dpm_plot <- new.env(parent = emptyenv())
+
+# Colours used throughout: private releases orange, non-private blue (as in
+# Kulkarni and Soto, Figure 3), data grey.
+.dpm_col <- c(private = "#D55E00", nonprivate = "#0072B2", data = "grey55", center = "grey20")
+
+# ---------------------------------------------------------------------------
+# Sphere S^2: orthographic view
+# ---------------------------------------------------------------------------
+
+#' Plot points and geodesics on the sphere
+#'
+#' `plot_sphere()` draws directions on \eqn{S^2} in an orthographic view (the
+#' sphere seen from far away above the point `view`) with a graticule of
+#' parallels and meridians; `points_sphere()` and `lines_sphere()` add points
+#' and geodesic segments to it. Points on the far hemisphere are drawn
+#' faintly (or not at all). This is the picture of the sphere simulations in
+#' Reimherr, Bharath and Soto (2021, Figure 2) and of the sphere regression
+#' in Kulkarni and Soto (DP geodesic regression, Figure 2).
+#'
+#' A geodesic is given either by a point `p` and an initial velocity `v`
+#' (the curve \eqn{t \mapsto Exp_p(t v)} for `t` in `t_range`, e.g. a fitted
+#' geodesic regression with `t_range = c(0, 1)`), or by its two end points
+#' `p` and `q` (the minimising geodesic). It is sampled with [mfd_exp()].
+#'
+#' @param X Points on the sphere: an n x 3 matrix (one unit vector per row)
+#'   or a vector of length 3; `NULL` draws the empty globe.
+#' @param ... Graphical parameters for [graphics::points()] or
+#'   [graphics::lines()] (`col`, `pch`, `cex`, `lwd`, `lty`, ...).
+#' @param view Centre of the view as `c(latitude, longitude)` in degrees
+#'   (latitude of the point \eqn{(x, y, z)} is \eqn{asin(z)}). By default the
+#'   normalised mean of `X` (or the north pole), so the data face the viewer.
+#' @param graticule Spacing of parallels and meridians in degrees (0 for
+#'   none).
+#' @param back How to draw what lies on the far hemisphere: `"faint"`
+#'   (lighter colour, dotted lines) or `"hide"`.
+#' @param main Plot title.
+#' @param p,q,v A geodesic: start point `p` with velocity `v`, or end points
+#'   `p` and `q` (vectors of length 3).
+#' @param t_range Range of the geodesic parameter when `v` is given.
+#' @param n Number of points the geodesic is sampled at.
+#' @return `plot_sphere()` and `points_sphere()` invisibly return the
+#'   projected plot coordinates (an n x 2 matrix, with a logical attribute
+#'   `front`); `lines_sphere()` returns the sampled geodesic (an n x 3
+#'   matrix) invisibly.
+#' @seealso [plot.dp_release()], [quakes_directions()].
+#' @examples
+#' set.seed(1)
+#' S2 <- sphere(2)
+#' p <- c(0, 0, 1)
+#' X <- mfd_exp(S2, p, 0.3 * mfd_random_tangent(S2, p, 50))
+#' plot_sphere(X, view = c(60, 20), col = "grey40")
+#' lines_sphere(p, v = c(0.8, 0, 0), col = "red", lwd = 2)
+#' lines_sphere(c(1, 0, 0), q = c(0, 1, 0), col = "blue", lwd = 2)
+#' points_sphere(p, pch = 19, col = "red")
+#' @export
+plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("faint", "hide"),
+                        main = NULL) {
+  back <- match.arg(back)
+  P <- if (is.null(X)) NULL else sphere_points(X, "X")
+  if (is.null(view)) {
+    m <- if (is.null(P)) c(0, 0, 1) else colMeans(P)
+    if (sqrt(sum(m^2)) < 1e-8) m <- c(0, 0, 1)
+    m <- m / sqrt(sum(m^2))
+    view <- c(asin(max(-1, min(1, m[3]))), atan2(m[2], m[1])) * 180 / pi
+  }
+  ok <- is.numeric(view) && length(view) == 2L && all(is.finite(view))
+  if (!ok) abort_arg("view", "must be c(latitude, longitude) in degrees")
+  if (!is.numeric(graticule) || length(graticule) != 1L || !is.finite(graticule) || graticule < 0) {
+    abort_arg("graticule", "must be a single number >= 0 (degrees)")
+  }
+  basis <- sphere_view_basis(view)
+  .dpm_plot$sphere <- list(basis = basis, back = back)
+  graphics::plot.new()
+  graphics::plot.window(xlim = c(-1.05, 1.05), ylim = c(-1.05, 1.05), asp = 1)
+  tt <- seq(0, 2 * pi, length.out = 361)
+  graphics::polygon(cos(tt), sin(tt), col = "grey97", border = NA)
+  if (graticule > 0) {
+    grat_col <- "grey80"
+    for (lat in seq(-90 + graticule, 90 - graticule, by = graticule)) {
+      lon <- seq(-180, 180, length.out = 361) * pi / 180
+      sphere_draw_path(cbind(cos(lat * pi / 180) * cos(lon), cos(lat * pi / 180) * sin(lon),
+                             sin(lat * pi / 180)), basis, "hide", col = grat_col, lwd = 0.7)
+    }
+    for (lon in seq(0, 360 - graticule, by = graticule)) {
+      lat <- seq(-90, 90, length.out = 181) * pi / 180
+      sphere_draw_path(cbind(cos(lat) * cos(lon * pi / 180), cos(lat) * sin(lon * pi / 180), sin(lat)),
+                       basis, "hide", col = grat_col, lwd = 0.7)
+    }
+  }
+  graphics::lines(cos(tt), sin(tt), col = "grey40")
+  if (!is.null(main)) graphics::title(main = main)
+  xy <- if (!is.null(P)) points_sphere(P, ...) else matrix(numeric(0), 0, 2)
+  invisible(xy)
+}
+
+#' @rdname plot_sphere
+#' @export
+points_sphere <- function(X, ...) {
+  st <- sphere_state()
+  P <- sphere_points(X, "X")
+  pr <- sphere_project(P, st$basis)
+  args <- list(...)
+  front <- pr$front
+  if (any(!front) && st$back == "faint") {
+    bargs <- args
+    bargs$col <- faint_col(args$col %||% graphics::par("col"))
+    do.call(graphics::points, c(list(pr$xy[!front, 1], pr$xy[!front, 2]), recycle_args(bargs, !front)))
+  }
+  if (any(front)) do.call(graphics::points, c(list(pr$xy[front, 1], pr$xy[front, 2]), recycle_args(args, front)))
+  xy <- pr$xy
+  attr(xy, "front") <- front
+  invisible(xy)
+}
+
+#' @rdname plot_sphere
+#' @export
+lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100) {
+  st <- sphere_state()
+  S2 <- sphere(2)
+  if (is.null(v) == is.null(q)) abort_arg("v", "give exactly one of `v` (a velocity at `p`) or `q` (an end point)")
+  n <- check_count(n, "n", min = 2L)
+  if (is.null(v)) {
+    v <- mfd_log(S2, p, q)
+    t_range <- c(0, 1)
+  }
+  ok <- is.numeric(t_range) && length(t_range) == 2L && all(is.finite(t_range))
+  if (!ok) abort_arg("t_range", "must be two finite numbers")
+  v <- as.numeric(v)
+  if (length(v) != 3L) abort_arg("v", "must be a tangent vector of length 3")
+  tt <- seq(t_range[1], t_range[2], length.out = n)
+  path <- mfd_exp(S2, p, outer(tt, v))
+  sphere_draw_path(path, st$basis, st$back, ...)
+  invisible(path)
+}
+
+sphere_state <- function() {
+  st <- .dpm_plot$sphere
+  if (is.null(st) || grDevices::dev.cur() == 1L) {
+    stop(structure(class = c("dpmanifold_error", "error", "condition"),
+                   list(message = "no sphere plot is open: call plot_sphere() first", call = sys.call(-1))))
+  }
+  st
+}
+
+sphere_points <- function(X, arg) {
+  if (is.null(dim(X)) && length(X) == 3L) X <- matrix(X, 1L)
+  if (!is.numeric(X) || length(dim(X)) != 2L || ncol(X) != 3L || any(!is.finite(X))) {
+    abort_arg(arg, "must be points on sphere(2): an n x 3 matrix (one unit vector per row) or a vector of length 3")
+  }
+  nr <- sqrt(rowSums(X^2))
+  if (any(abs(nr - 1) > 1e-6)) abort_arg(arg, "must hold unit vectors (points on sphere(2))")
+  unname(X / nr)
+}
+
+# Orthonormal frame of the view: e (east, screen x), u (north, screen y),
+# c (towards the viewer).
+sphere_view_basis <- function(view) {
+  la <- view[1] * pi / 180
+  lo <- view[2] * pi / 180
+  cvec <- c(cos(la) * cos(lo), cos(la) * sin(lo), sin(la))
+  e <- c(-sin(lo), cos(lo), 0)
+  u <- c(-sin(la) * cos(lo), -sin(la) * sin(lo), cos(la))
+  cbind(e = e, u = u, c = cvec)
+}
+
+sphere_project <- function(P, basis) {
+  Y <- P %*% basis
+  list(xy = Y[, 1:2, drop = FALSE], front = Y[, 3] >= 0)
+}
+
+sphere_draw_path <- function(path, basis, back, ...) {
+  pr <- sphere_project(path, basis)
+  x <- pr$xy[, 1]
+  y <- pr$xy[, 2]
+  args <- list(...)
+  fx <- x
+  fy <- y
+  fx[!pr$front] <- NA
+  fy[!pr$front] <- NA
+  if (back == "faint" && any(!pr$front)) {
+    bx <- x
+    by <- y
+    bx[pr$front] <- NA
+    by[pr$front] <- NA
+    bargs <- args
+    bargs$col <- faint_col(args$col %||% graphics::par("col"))
+    bargs$lty <- 3
+    do.call(graphics::lines, c(list(bx, by), bargs))
+  }
+  do.call(graphics::lines, c(list(fx, fy), args))
+}
+
+faint_col <- function(col, alpha = 0.3) {
+  rgb <- grDevices::col2rgb(col, alpha = TRUE) / 255
+  grDevices::rgb(rgb[1, ], rgb[2, ], rgb[3, ], alpha * rgb[4, ])
+}
+
+# Subset per-point graphical arguments (col, pch, cex, bg) to the points
+# drawn.
+recycle_args <- function(args, keep) {
+  n <- length(keep)
+  for (nm in intersect(names(args), c("col", "pch", "cex", "bg", "lwd"))) {
+    a <- args[[nm]]
+    if (length(a) > 1L) args[[nm]] <- rep_len(a, n)[keep]
+  }
+  args
+}
+
+# ---------------------------------------------------------------------------
+# SPD(2) as ellipses
+# ---------------------------------------------------------------------------
+
+#' Draw 2 x 2 SPD matrices as ellipses
+#'
+#' Draws each 2 x 2 symmetric positive-definite matrix \eqn{S = U \Lambda
+#' U^T} as the ellipse \eqn{\{c + s\,U \Lambda^{1/2} (\cos t, \sin t)\}}
+#' centred at `c`, whose axes are the square roots of the eigenvalues along
+#' the eigenvectors (the covariance ellipse of a unit Gaussian), scaled by a
+#' common factor `s`. Placed along a covariate this shows a geodesic of
+#' `spd(2)`, as in Kulkarni and Soto (DP geodesic regression, Figure 8, where
+#' non-private fits are blue and private ones magenta); overlay a second set
+#' with `add = TRUE`. Ellipses show eigenvalues and orientation, but
+#' ellipses that look alike can be far apart in the affine-invariant metric.
+#'
+#' @param S A 2 x 2 matrix or a 2 x 2 x n array of SPD matrices (larger
+#'   matrices: the sub-block given by `which`).
+#' @param centers Where to draw the ellipses: a vector of n x positions
+#'   (e.g. the covariate; y is 0), or an n x 2 matrix of centres. By default
+#'   1, 2, ..., n.
+#' @param ... Graphical parameters for [graphics::polygon()] (`border`,
+#'   `col` for the fill, `lwd`, `lty`).
+#' @param scale Common scale factor of the ellipses. By default the largest
+#'   ellipse fills 45% of the smallest distance between centres; with
+#'   `add = TRUE` the scale of the previous call is reused so both sets are
+#'   comparable.
+#' @param which For k x k matrices with k > 2: the two rows/columns whose
+#'   2 x 2 block is drawn (a marginal covariance).
+#' @param add Add to the current plot instead of starting a new one.
+#' @param labels Optional text drawn under each ellipse.
+#' @param axes,xlab,ylab,main Passed to the new plot.
+#' @return Invisibly, the scale used (so a later `add = TRUE` call can pass
+#'   it on).
+#' @seealso [eustock_covariances()], [plot.dp_release()].
+#' @examples
+#' P <- spd(2)
+#' p <- diag(c(2, 0.5))
+#' v <- matrix(c(0.5, 0.6, 0.6, -0.4), 2)
+#' x <- seq(0, 1, length.out = 6)
+#' path <- mfd_exp(P, p, array(outer(as.vector(v), x), c(2, 2, 6)))
+#' s <- plot_spd_ellipses(path, centers = x, border = "blue", lwd = 2, xlab = "x")
+#' noisy <- mfd_exp(P, p, array(outer(as.vector(1.2 * v), x), c(2, 2, 6)))
+#' plot_spd_ellipses(noisy, centers = x, add = TRUE, border = "magenta", lwd = 2)
+#' @export
+plot_spd_ellipses <- function(S, centers = NULL, ..., scale = NULL, which = 1:2, add = FALSE, labels = NULL,
+                              axes = TRUE, xlab = "", ylab = "", main = NULL) {
+  if (!is.numeric(S) || !(length(dim(S)) %in% 2:3) || dim(S)[1] != dim(S)[2] || any(!is.finite(S))) {
+    abort_arg("S", "must be a k x k matrix or a k x k x n array of SPD matrices")
+  }
+  k <- dim(S)[1]
+  if (length(dim(S)) == 2L) S <- array(S, c(k, k, 1L))
+  ok <- is.numeric(which) && length(which) == 2L && all(which %in% seq_len(k)) && which[1] != which[2]
+  if (!ok) abort_arg("which", sprintf("must be two distinct indices in 1:%d", k))
+  S <- S[which, which, , drop = FALSE]
+  n <- dim(S)[3]
+  eig <- lapply(seq_len(n), function(i) eigen((S[, , i] + t(S[, , i])) / 2, symmetric = TRUE))
+  if (any(vapply(eig, function(e) min(e$values) <= 0, logical(1)))) abort_arg("S", "must hold positive-definite matrices")
+  if (is.null(centers)) centers <- seq_len(n)
+  C <- if (is.null(dim(centers))) cbind(as.numeric(centers), 0) else centers
+  if (!is.numeric(C) || length(dim(C)) != 2L || nrow(C) != n || ncol(C) != 2L || any(!is.finite(C))) {
+    abort_arg("centers", sprintf("must be %d x positions or a %d x 2 matrix of centres", n, n))
+  }
+  radius <- vapply(eig, function(e) sqrt(e$values[1]), numeric(1))
+  if (is.null(scale)) {
+    if (add && !is.null(.dpm_plot$spd_scale)) {
+      scale <- .dpm_plot$spd_scale
+    } else {
+      gap <- if (n > 1L) min(stats::dist(C)) else 2 * max(radius)
+      if (gap <= 0) gap <- 2 * max(radius)
+      scale <- 0.45 * gap / max(radius)
+    }
+  }
+  check_positive_number(scale, "scale")
+  .dpm_plot$spd_scale <- scale
+  tt <- seq(0, 2 * pi, length.out = 121)
+  circ <- rbind(cos(tt), sin(tt))
+  shapes <- lapply(seq_len(n), function(i) {
+    e <- eig[[i]]
+    E <- scale * e$vectors %*% (sqrt(e$values) * circ)
+    cbind(E[1, ] + C[i, 1], E[2, ] + C[i, 2])
+  })
+  if (!add) {
+    all <- do.call(rbind, shapes)
+    graphics::plot.new()
+    graphics::plot.window(xlim = range(all[, 1]), ylim = range(all[, 2]) + c(if (is.null(labels)) 0 else -0.15 * diff(range(all[, 2])), 0),
+                          asp = 1)
+    if (axes) graphics::axis(1)
+    graphics::title(main = main, xlab = xlab, ylab = ylab)
+  }
+  args <- list(...)
+  if (is.null(args$border)) args$border <- graphics::par("fg")
+  for (i in seq_len(n)) {
+    do.call(graphics::polygon, c(list(shapes[[i]][, 1], shapes[[i]][, 2]), recycle_one(args, i)))
+  }
+  if (!is.null(labels)) {
+    lab <- rep_len(as.character(labels), n)
+    low <- vapply(shapes, function(s) min(s[, 2]), numeric(1))
+    graphics::text(C[, 1], low, lab, pos = 1, cex = 0.8)
+  }
+  invisible(scale)
+}
+
+# Element i of per-ellipse graphical arguments.
+recycle_one <- function(args, i) {
+  for (nm in intersect(names(args), c("col", "border", "lwd", "lty", "density"))) {
+    a <- args[[nm]]
+    if (length(a) > 1L) args[[nm]] <- a[(i - 1L) %% length(a) + 1L]
+  }
+  args
+}
+
+# ---------------------------------------------------------------------------
+# Planar shapes
+# ---------------------------------------------------------------------------
+
+#' Plot planar landmark shapes
+#'
+#' Draws landmark configurations (outlines) in the layout of the `shapes`
+#' package and of [kendall_shape()]: one k x 2 matrix, a k x 2 x n array, or
+#' a named list of these (one colour per element, with a legend). Several
+#' shapes are overlaid, optionally after Procrustes alignment to a common
+#' target so that only their shapes differ, or laid out side by side. This is
+#' the picture of the corpus callosum samples, their Frechet mean and its
+#' private versions in Soto et al. (2022, Figure 2; the landmark order shown
+#' by a colour gradient from blue to yellow) and of Kulkarni and Soto (DP
+#' geodesic regression, Figure 3, non-private blue vs private orange).
+#'
+#' @param X A k x 2 matrix, a k x 2 x n array, or a (named) list of them.
+#' @param ... Graphical parameters for the outlines ([graphics::lines()]:
+#'   `lwd`, `lty`).
+#' @param aligned_to `NULL` (draw the coordinates as given), `"first"`
+#'   (align every shape to the first one), or a k x 2 configuration to align
+#'   to. When aligning, every configuration is first made a preshape
+#'   (centred, unit size, [as_preshape()]) and rotated onto the target's
+#'   preshape ([align_shapes()]).
+#' @param connect Join the landmarks by lines.
+#' @param closed Close the outline (join the last landmark to the first).
+#' @param col Colours: one per list element (or per shape when `X` is an
+#'   array). Default: a qualitative palette, or for a list with elements
+#'   named `private`/`nonprivate` the package's colours.
+#' @param landmarks Draw the landmarks as points.
+#' @param gradient Colour the landmarks by their index, from blue to yellow,
+#'   to show the labelling (as in Soto et al. 2022, Figure 2, left).
+#' @param panels Draw each shape in its own cell of a grid instead of
+#'   overlaying them (`ncol` columns).
+#' @param ncol Number of columns of the grid when `panels = TRUE`.
+#' @param legend Legend labels (default: the names of the list, if any);
+#'   `FALSE` for none.
+#' @param main Plot title.
+#' @return Invisibly, the list of (aligned) configurations drawn.
+#' @seealso [simulate_corpus_callosum()], [plot.dp_release()].
+#' @examples
+#' cc <- simulate_corpus_callosum(10, seed = 3)
+#' plot_shapes(cc$shapes, aligned_to = "first", gradient = TRUE)
+#' M <- kendall_shape(50)
+#' mean_shape <- frechet_mean(M, cc$shapes)$mean
+#' plot_shapes(list(subject = cc$shapes[, , 1], `Frechet mean` = mean_shape),
+#'             aligned_to = mean_shape, lwd = 2)
+#' plot_shapes(cc$shapes[, , 1:6], panels = TRUE, ncol = 3, aligned_to = "first")
+#' @export
+plot_shapes <- function(X, ..., aligned_to = NULL, connect = TRUE, closed = TRUE, col = NULL,
+                        landmarks = TRUE, gradient = FALSE, panels = FALSE, ncol = NULL,
+                        legend = NULL, main = NULL) {
+  groups <- shape_groups(X)
+  k <- nrow(groups[[1]][[1]])
+  if (any(vapply(groups, function(g) any(vapply(g, nrow, integer(1)) != k), logical(1)))) {
+    abort_arg("X", "must hold configurations with the same number of landmarks")
+  }
+  if (!is.null(aligned_to)) {
+    target <- if (identical(aligned_to, "first")) groups[[1]][[1]] else aligned_to
+    if (!is.numeric(target) || !identical(dim(target), c(k, 2L))) {
+      abort_arg("aligned_to", sprintf("must be NULL, \"first\" or a %d x 2 configuration", k))
+    }
+    M <- kendall_shape(k)
+    t0 <- as_preshape(target)
+    groups <- lapply(groups, function(g) lapply(g, function(z) align_shapes(M, as_preshape(z), t0)))
+  }
+  ng <- length(groups)
+  one_array <- ng == 1L && is.null(names(groups)) && length(groups[[1]]) > 1L
+  if (is.null(col)) {
+    nm <- names(groups)
+    col <- if (one_array) {
+      grDevices::hcl.colors(length(groups[[1]]), "Dark 3")
+    } else if (!is.null(nm) && all(nm %in% c("private", "nonprivate", "non-private", "data", "center"))) {
+      unname(.dpm_col[sub("non-private", "nonprivate", nm)])
+    } else if (ng == 1L) {
+      graphics::par("fg")
+    } else {
+      grDevices::hcl.colors(ng, "Dark 3")
+    }
+  }
+  # One colour per drawn configuration.
+  flat <- unlist(groups, recursive = FALSE, use.names = FALSE)
+  cols <- if (one_array) rep_len(col, length(flat)) else rep(rep_len(col, ng), vapply(groups, length, integer(1)))
+  if (panels) {
+    nf <- length(flat)
+    ncol <- if (is.null(ncol)) ceiling(sqrt(nf)) else check_count(ncol, "ncol")
+    span <- max(vapply(flat, function(z) max(diff(range(z[, 1])), diff(range(z[, 2]))), numeric(1)))
+    for (i in seq_len(nf)) {
+      z <- flat[[i]]
+      ctr <- c(mean(range(z[, 1])), mean(range(z[, 2])))
+      off <- c(((i - 1L) %% ncol) * 1.15 * span, -((i - 1L) %/% ncol) * 1.15 * span)
+      flat[[i]] <- sweep(z, 2L, ctr - off)
+    }
+  }
+  all <- do.call(rbind, flat)
+  graphics::plot.new()
+  graphics::plot.window(xlim = range(all[, 1]), ylim = range(all[, 2]), asp = 1)
+  if (!is.null(main)) graphics::title(main = main)
+  lm_cols <- if (gradient) grDevices::hcl.colors(k, "viridis") else NULL
+  for (i in seq_along(flat)) {
+    z <- flat[[i]]
+    if (connect) {
+      zz <- if (closed) rbind(z, z[1, ]) else z
+      graphics::lines(zz[, 1], zz[, 2], col = cols[i], ...)
+    }
+    if (landmarks) {
+      graphics::points(z[, 1], z[, 2], pch = 19, cex = if (gradient) 0.7 else 0.45,
+                       col = if (gradient) lm_cols else cols[i])
+    }
+  }
+  leg <- if (is.null(legend)) names(groups) else if (isFALSE(legend)) NULL else as.character(legend)
+  if (!is.null(leg) && !panels) {
+    graphics::legend("topright", legend = leg, col = rep_len(col, length(leg)), lwd = 2, bty = "n", cex = 0.85)
+  }
+  invisible(if (is.null(names(groups)) && ng == 1L) groups[[1]] else groups)
+}
+
+# A list (one element per group) of lists of k x 2 matrices.
+shape_groups <- function(X) {
+  as_list <- function(a, arg) {
+    if (!is.numeric(a) || any(!is.finite(a))) abort_arg(arg, "must be numeric landmark coordinates without NA")
+    d <- dim(a)
+    if (length(d) == 2L && d[2] == 2L) return(list(unname(a)))
+    if (length(d) == 3L && d[2] == 2L) return(lapply(seq_len(d[3]), function(i) unname(a[, , i])))
+    abort_arg(arg, "must be a k x 2 matrix or a k x 2 x n array (or a list of them)")
+  }
+  if (is.list(X)) {
+    if (!length(X)) abort_arg("X", "must not be an empty list")
+    out <- lapply(seq_along(X), function(i) as_list(X[[i]], sprintf("X[[%d]]", i)))
+    names(out) <- names(X)
+    return(out)
+  }
+  list(as_list(X, "X"))
+}
+
+# ---------------------------------------------------------------------------
+# plot() for private releases
+# ---------------------------------------------------------------------------
+
+#' Plot a private release
+#'
+#' Draws the natural picture of a [dp_release] on its manifold: the private
+#' estimate (orange), the non-private estimate if the release holds one
+#' (`return_nonprivate = TRUE`; blue) and the public centre of the bounds
+#' (grey), optionally over the data.
+#' * `sphere(2)`: orthographic view with the public ball's boundary
+#'   ([plot_sphere()]), as in Reimherr, Bharath and Soto (2021, Figure 2);
+#'   `sphere(1)`: the unit circle.
+#' * `spd(k)`: the matrices as ellipses overlaid at one place (for k > 2 the
+#'   block `which`), as in Kulkarni and Soto (Figure 8).
+#' * `kendall_shape(k)`: the outlines, aligned to the non-private mean (or
+#'   the centre), as in Soto et al. (2022, Figure 2).
+#' * `euclidean(d)`: the points (first two coordinates) with the ball.
+#'
+#' Only Frechet-mean releases are drawn here; for other statistics a message
+#' is shown and nothing is drawn.
+#'
+#' @param x A `dp_release`.
+#' @param data Optional data in the layout of the manifold, drawn in grey
+#'   behind the estimates (for studies: a plot of the data is not private).
+#' @param ... Passed to the underlying plotting function (e.g. `view` for
+#'   the sphere, `which` for SPD).
+#' @param legend Draw a legend.
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' S2 <- sphere(2)
+#' north <- c(0, 0, 1)
+#' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
+#' rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8,
+#'                        mcmc = mcmc_control(burnin = 500, steps = 500),
+#'                        return_nonprivate = TRUE)
+#' plot(rel, data = X)
+#' cc <- simulate_corpus_callosum(40, seed = 1)
+#' M <- kendall_shape(50)
+#' ctr <- frechet_mean(M, cc$shapes)$mean  # in practice a public template
+#' rel2 <- dp_frechet_mean(M, cc$shapes, epsilon = 1, center = ctr, radius = 0.3,
+#'                         mcmc = mcmc_control(burnin = 500, steps = 500),
+#'                         return_nonprivate = TRUE)
+#' plot(rel2)
+#' @export
+plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
+  if (identical(x$statistic, "frechet_mean")) {
+    plot_release_mean(x$manifold, x, data, legend = legend, ...)
+  } else {
+    message(sprintf("plot() is not available for dp_release objects with statistic \"%s\"; nothing drawn",
+                    x$statistic %||% "unknown"))
+  }
+  invisible(x)
+}
+
+# The points of a Frechet-mean release, labelled, in drawing order.
+release_points <- function(x) {
+  pts <- list(center = x$bounds$center, nonprivate = x$nonprivate, private = x$estimate)
+  pts[!vapply(pts, is.null, logical(1))]
+}
+
+release_labels <- c(center = "public centre", nonprivate = "non-private", private = "private")
+
+release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL) {
+  if (!legend) return(invisible())
+  graphics::legend("topright", legend = release_labels[which], col = .dpm_col[which], pch = pch, lwd = lwd,
+                   lty = lty, bty = "n", cex = 0.85)
+}
+
+plot_release_mean <- function(M, x, data, legend, ...) UseMethod("plot_release_mean")
+
+#' @export
+plot_release_mean.default <- function(M, x, data, legend, ...) {
+  message(sprintf("plot() has no picture for releases on %s; nothing drawn", class(M)[1]))
+}
+
+#' @export
+plot_release_mean.sphere <- function(M, x, data, legend, ...) {
+  pts <- release_points(x)
+  if (M$size == 1L) {
+    tt <- seq(0, 2 * pi, length.out = 361)
+    graphics::plot(cos(tt), sin(tt), type = "l", asp = 1, col = "grey40", axes = FALSE, xlab = "", ylab = "", ...)
+    if (!is.null(data)) graphics::points(mfd_to_rows(M, data), col = .dpm_col["data"], pch = 16, cex = 0.6)
+    ctr <- x$bounds$center
+    a0 <- atan2(ctr[2], ctr[1])
+    arc <- seq(a0 - x$bounds$radius, a0 + x$bounds$radius, length.out = 100)
+    graphics::lines(cos(arc), sin(arc), col = .dpm_col["center"], lwd = 3)
+    for (nm in names(pts)) graphics::points(pts[[nm]][1], pts[[nm]][2], pch = 19, col = .dpm_col[nm], cex = 1.3)
+    release_legend(names(pts), legend, pch = 19)
+    return(invisible())
+  }
+  if (M$size != 2L) {
+    message(sprintf("plot() draws releases on sphere(1) and sphere(2) only, not S^%d; nothing drawn", M$size))
+    return(invisible())
+  }
+  ctr <- x$bounds$center
+  args <- list(...)
+  if (is.null(args$view)) args$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
+  do.call(plot_sphere, c(list(X = data, col = .dpm_col["data"], pch = 16, cex = 0.7), args))
+  # Boundary of the public ball: the circle of geodesic radius r around
+  # the centre.
+  S2 <- sphere(2)
+  B <- mfd_tangent_basis(S2, ctr)
+  tt <- seq(0, 2 * pi, length.out = 181)
+  V <- x$bounds$radius * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ]))
+  circle <- mfd_exp(S2, ctr, V)
+  sphere_draw_path(circle, .dpm_plot$sphere$basis, .dpm_plot$sphere$back, col = .dpm_col["center"], lty = 2)
+  for (nm in names(pts)) points_sphere(pts[[nm]], pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
+  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+}
+
+#' @export
+plot_release_mean.spd <- function(M, x, data, legend, ..., which = 1:2) {
+  pts <- release_points(x)
+  if (M$size < 2L) {
+    message("plot() draws releases on spd(k) with k >= 2; nothing drawn")
+    return(invisible())
+  }
+  S <- array(unlist(pts), c(M$size, M$size, length(pts)))
+  D <- if (is.null(data)) NULL else if (length(dim(data)) == 2L) array(data, c(dim(data), 1L)) else data
+  all <- if (is.null(D)) S else array(c(D, S), c(M$size, M$size, dim(D)[3] + length(pts)))
+  sub <- all[which, which, , drop = FALSE]
+  s <- 1 / max(apply(sub, 3, function(A) sqrt(max(eigen(A, symmetric = TRUE, only.values = TRUE)$values))))
+  ttl <- if (M$size > 2L) sprintf("rows/columns %d and %d", which[1], which[2]) else NULL
+  if (!is.null(D)) {
+    plot_spd_ellipses(D, centers = matrix(0, dim(D)[3], 2), scale = s, which = which,
+                      border = faint_col(.dpm_col["data"], 0.6), axes = FALSE, main = ttl, ...)
+  }
+  first <- is.null(D)
+  for (i in seq_along(pts)) {
+    plot_spd_ellipses(pts[[i]], centers = matrix(0, 1, 2), scale = s, which = which, add = !first,
+                      border = .dpm_col[names(pts)[i]], lwd = if (names(pts)[i] == "center") 1.5 else 2.5,
+                      lty = if (names(pts)[i] == "center") 2 else 1, axes = FALSE, main = if (first) ttl, ...)
+    first <- FALSE
+  }
+  release_legend(names(pts), legend, lwd = 2, lty = ifelse(names(pts) == "center", 2, 1))
+}
+
+#' @export
+plot_release_mean.kendall_shape <- function(M, x, data, legend, ...) {
+  pts <- release_points(x)
+  target <- if (!is.null(x$nonprivate)) x$nonprivate else x$bounds$center
+  shp <- pts[rev(names(pts))]
+  shp <- shp[names(shp) != "center" | is.null(x$nonprivate)]
+  if (!is.null(data)) {
+    Z <- align_shapes(M, as_data_preshapes(M, data), as_preshape(target))
+    shp <- c(list(data = Z), shp)
+  }
+  col <- unname(.dpm_col[names(shp)])
+  names(shp) <- ifelse(names(shp) %in% names(release_labels), release_labels[names(shp)], names(shp))
+  plot_shapes(shp, aligned_to = target, col = col, legend = if (legend) names(shp) else FALSE, lwd = 2, ...)
+}
+
+#' @export
+plot_release_mean.euclidean <- function(M, x, data, legend, ...) {
+  pts <- release_points(x)
+  P <- do.call(rbind, lapply(pts, function(p) rep_len(c(p, 0), max(2L, length(p)))[1:2]))
+  D <- if (is.null(data)) NULL else {
+    d <- if (is.null(dim(data))) matrix(data, ncol = M$size) else data
+    cbind(d[, 1], if (M$size > 1L) d[, 2] else 0)
+  }
+  ctr <- P[1, ]
+  r <- x$bounds$radius
+  lim <- rbind(P, D, ctr - r, ctr + r)
+  graphics::plot(lim, type = "n", asp = 1, xlab = if (M$size > 1L) "coordinate 1" else "x",
+                 ylab = if (M$size > 1L) "coordinate 2" else "", ...)
+  if (!is.null(D)) graphics::points(D, col = .dpm_col["data"], pch = 16, cex = 0.6)
+  tt <- seq(0, 2 * pi, length.out = 181)
+  if (M$size == 2L) {
+    graphics::lines(ctr[1] + r * cos(tt), ctr[2] + r * sin(tt), col = .dpm_col["center"], lty = 2)
+  } else {
+    graphics::segments(ctr[1] - r, 0, ctr[1] + r, 0, col = .dpm_col["center"], lty = 2)
+  }
+  graphics::points(P, pch = ifelse(names(pts) == "center", 3, 19), col = .dpm_col[names(pts)], cex = 1.3)
+  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+}
+
+mfd_to_rows <- function(M, data) if (is.null(dim(data))) matrix(data, 1L) else data
+
+as_data_preshapes <- function(M, data) {
+  if (length(dim(data)) == 2L) data <- array(data, c(dim(data), 1L))
+  as_preshape(data)
+}

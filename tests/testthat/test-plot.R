@@ -1,0 +1,133 @@
+with_null_device <- function(code) {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  force(code)
+}
+
+test_that("plot_sphere projects orthographically and returns invisibly", {
+  with_null_device({
+    X <- rbind(c(0, 0, 1), c(0, 1, 0), c(0, 0, -1), c(1, 0, 0))
+    expect_invisible(xy <- plot_sphere(X, view = c(90, 0), pch = 19))
+    # Seen from above the north pole: east is +y, north (screen up) is -x.
+    expect_equal(unname(xy[1, ]), c(0, 0), tolerance = 1e-12)
+    expect_equal(unname(xy[2, ]), c(1, 0), tolerance = 1e-12)
+    expect_equal(unname(xy[4, ]), c(0, -1), tolerance = 1e-12)
+    expect_equal(attr(xy, "front"), c(TRUE, TRUE, FALSE, TRUE))
+    expect_invisible(points_sphere(c(0, 0, 1), col = "red"))
+    expect_invisible(path <- lines_sphere(c(0, 0, 1), v = c(pi / 2, 0, 0), n = 11))
+    expect_equal(dim(path), c(11L, 3L))
+    expect_equal(path[11, ], c(1, 0, 0), tolerance = 1e-12)
+    path2 <- lines_sphere(c(1, 0, 0), q = c(0, 1, 0), col = "blue", n = 5)
+    expect_equal(path2[5, ], c(0, 1, 0), tolerance = 1e-12)
+    expect_equal(unname(rowSums(path2^2)), rep(1, 5))
+    # Default view faces the data; hidden points can be left out.
+    expect_silent(plot_sphere(quakes_directions()$directions, pch = ".", back = "hide"))
+    expect_silent(plot_sphere(graticule = 0))
+  })
+})
+
+test_that("sphere plotting helpers validate their input", {
+  with_null_device({
+    expect_error(plot_sphere(matrix(1, 2, 3)), "unit vectors", class = "dpmanifold_error")
+    expect_error(plot_sphere(c(0, 1)), class = "dpmanifold_error")
+    expect_error(plot_sphere(c(0, 0, 1), view = 1), class = "dpmanifold_error")
+    plot_sphere()
+    expect_error(lines_sphere(c(0, 0, 1)), class = "dpmanifold_error")
+    expect_error(lines_sphere(c(0, 0, 1), v = c(1, 0, 0), q = c(1, 0, 0)), class = "dpmanifold_error")
+  })
+})
+
+test_that("plot_spd_ellipses draws SPD(2) paths and reuses its scale when adding", {
+  with_null_device({
+    P <- spd(2)
+    x <- seq(0, 1, length.out = 5)
+    v <- matrix(c(0.5, 0.6, 0.6, -0.4), 2)
+    path <- mfd_exp(P, diag(c(2, 0.5)), array(outer(as.vector(v), x), c(2, 2, 5)))
+    expect_invisible(s <- plot_spd_ellipses(path, centers = x, border = "blue", labels = round(x, 2)))
+    expect_true(is.numeric(s) && s > 0)
+    # The largest ellipse spans 45% of the spacing.
+    rmax <- max(apply(path, 3, function(S) sqrt(max(eigen(S)$values))))
+    expect_equal(s * rmax, 0.45 * 0.25)
+    expect_equal(plot_spd_ellipses(path, centers = x, add = TRUE, border = "magenta"), s)
+    expect_equal(plot_spd_ellipses(diag(2), scale = 2), 2)
+    eu <- eustock_covariances(step = 200)
+    expect_invisible(plot_spd_ellipses(eu$covariances, centers = eu$covariates$time, which = c(1, 4)))
+    expect_error(plot_spd_ellipses(eu$covariances, which = c(1, 5)), class = "dpmanifold_error")
+    expect_error(plot_spd_ellipses(diag(c(1, -1))), "positive-definite", class = "dpmanifold_error")
+    expect_error(plot_spd_ellipses(path, centers = 1:2), class = "dpmanifold_error")
+  })
+})
+
+test_that("plot_shapes overlays, aligns and lays out shapes", {
+  with_null_device({
+    cc <- simulate_corpus_callosum(6, k = 30, seed = 1)
+    expect_invisible(out <- plot_shapes(cc$shapes))
+    expect_equal(length(out), 6L)
+    expect_equal(out[[2]], cc$shapes[, , 2])
+    al <- plot_shapes(cc$shapes, aligned_to = "first", gradient = TRUE)
+    M <- kendall_shape(30)
+    # Aligned preshapes: same shapes, rotated onto the first.
+    expect_equal(sum(al[[3]]^2), 1)
+    expect_equal(mfd_dist(M, al[[3]], as_preshape(cc$shapes[, , 3])), 0, tolerance = 1e-6)
+    expect_equal(unname(mfd_dist(M, al[[1]], al[[3]])), sqrt(sum((al[[1]] - al[[3]])^2)) * 0 +
+                   mfd_dist(M, as_preshape(cc$shapes[, , 1]), as_preshape(cc$shapes[, , 3])), tolerance = 1e-6)
+    grp <- plot_shapes(list(young = cc$shapes[, , 1:3], old = cc$shapes[, , 4:6]), aligned_to = cc$shapes[, , 1],
+                       lwd = 2, main = "two groups")
+    expect_named(grp, c("young", "old"))
+    expect_length(grp$old, 3L)
+    expect_invisible(plot_shapes(cc$shapes, panels = TRUE, ncol = 3, landmarks = FALSE))
+    expect_invisible(plot_shapes(cc$shapes[, , 1], connect = FALSE, legend = FALSE))
+    expect_error(plot_shapes(list(cc$shapes[, , 1], cc$shapes[1:10, , 2])), "same number", class = "dpmanifold_error")
+    expect_error(plot_shapes(matrix(1:9, 3)), class = "dpmanifold_error")
+    expect_error(plot_shapes(cc$shapes, aligned_to = diag(2)), class = "dpmanifold_error")
+  })
+})
+
+test_that("plot.dp_release draws Frechet-mean releases on every manifold and returns invisibly", {
+  set.seed(1)
+  ctl <- mcmc_control(burnin = 200, steps = 200)
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 30))
+  r_s2 <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8, mcmc = ctl, return_nonprivate = TRUE)
+  S1 <- sphere(1)
+  Y1 <- mfd_exp(S1, c(1, 0), 0.2 * mfd_random_tangent(S1, c(1, 0), 20))
+  r_s1 <- dp_frechet_mean(S1, Y1, epsilon = 1, center = c(1, 0), radius = 0.5, mcmc = ctl)
+  P <- spd(2)
+  Y <- mfd_exp(P, diag(2), 0.3 * mfd_random_tangent(P, diag(2), 20))
+  r_spd <- dp_frechet_mean(P, Y, epsilon = 1, mechanism = "wrapped_laplace", center = diag(2), radius = 1.5,
+                           return_nonprivate = TRUE)
+  P3 <- spd(3)
+  Y3 <- mfd_exp(P3, diag(3), 0.3 * mfd_random_tangent(P3, diag(3), 20))
+  r_spd3 <- dp_frechet_mean(P3, Y3, epsilon = 1, mechanism = "wrapped_laplace", center = diag(3), radius = 1.5)
+  cc <- simulate_corpus_callosum(20, k = 20, seed = 1)
+  K <- kendall_shape(20)
+  ctr <- frechet_mean(K, cc$shapes)$mean
+  r_k <- dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3, mcmc = ctl, return_nonprivate = TRUE)
+  E <- euclidean(2)
+  Z <- matrix(rnorm(40, sd = 0.3), 20)
+  r_e <- dp_frechet_mean(E, Z, epsilon = 1, center = c(0, 0), radius = 1, return_nonprivate = TRUE)
+  r_e1 <- dp_frechet_mean(euclidean(1), matrix(Z[, 1]), epsilon = 1, center = 0, radius = 1)
+  S4 <- sphere(4)
+  r_s4 <- suppressWarnings(dp_frechet_mean(S4, mfd_random_point(S4, 10), epsilon = 1, mcmc = ctl))
+
+  with_null_device({
+    expect_invisible(out <- plot(r_s2, data = X))
+    expect_identical(out, r_s2)
+    expect_invisible(plot(r_s2, view = c(45, 10), legend = FALSE))
+    expect_invisible(plot(r_s1, data = Y1))
+    expect_invisible(plot(r_spd, data = Y))
+    expect_invisible(plot(r_spd))
+    expect_invisible(plot(r_spd3, which = c(1, 3)))
+    expect_invisible(plot(r_k, data = cc$shapes))
+    expect_invisible(plot(r_k))
+    expect_invisible(plot(r_e, data = Z))
+    expect_invisible(plot(r_e1))
+    expect_message(plot(r_s4), "S\\^4")
+    other <- r_s2
+    other$statistic <- "geodesic_regression"
+    other$estimate <- list(p = north, v = c(0.1, 0, 0))
+    expect_message(out <- plot(other), "geodesic_regression")
+    expect_identical(out, other)
+  })
+})
