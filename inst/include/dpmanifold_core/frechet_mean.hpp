@@ -55,7 +55,13 @@ inline FrechetResult frechet_mean(const Manifold& M, const Mat& X, const Vec& w,
     while (t > 1e-12) {
       Vec y = M.exp(x, t * g);
       double Fy = frechet_objective(M, y, X, w);
-      if (Fy <= F - c * t * gn * gn) {
+      // Once the Armijo decrease is below the rounding error of F, comparing
+      // values of F accepts or rejects at random and the gradient stalls
+      // near sqrt(machine eps); there, accept a step that reduces |grad F|.
+      bool accept = c * t * gn * gn > 1e-12 * std::abs(F)
+                        ? Fy <= F - c * t * gn * gn
+                        : M.norm(y, frechet_descent_direction(M, y, X, w)) < gn;
+      if (accept) {
         x = y;
         F = Fy;
         moved = true;

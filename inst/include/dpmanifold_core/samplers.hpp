@@ -48,6 +48,11 @@ inline Vec euclidean_laplace_noise(int d, double sigma, Rng& rng) {
 // sqrt(kappa) (or t when flat), on [0, pi / sqrt(kappa)). A Gamma(d, sigma)
 // proposal is accepted with probability (s_kappa(t) / t)^(d-1) <= 1. Draws
 // outside the ball are rejected, which restricts the law to B_r(center).
+// When sigma exceeds the radius of a finite ball (so that few Gamma draws land
+// in it) the proposal is instead uniform on the ball (radius r U^(1/d),
+// accepted with (s_kappa(t) / t)^(d-1)), accepted with probability
+// exp(-(dist(mean, y) - dmin) / sigma) >= exp(-2r / sigma), where dmin is a
+// lower bound of dist(mean, .) on the ball.
 struct ExactStats {
   long attempts = 0;
 };
@@ -62,9 +67,21 @@ inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const
   const double kappa = M.constant_curvature();
   const int d = M.dim();
   const double tmax = kappa > 0 ? M_PI / std::sqrt(kappa) : std::numeric_limits<double>::infinity();
+  const bool uniform_proposal = std::isfinite(ball.radius) && sigma > ball.radius;
+  const double dmin = uniform_proposal ? std::max(0.0, M.dist(mean, ball.center) - ball.radius) : 0.0;
   for (;;) {
     if (++stats.attempts > max_attempts)
       throw std::runtime_error("exact Laplace sampler: too many rejections (sigma far larger than the ball)");
+    if (uniform_proposal) {
+      double t = ball.radius * std::pow(rng.uniform(), 1.0 / d);
+      if (kappa > 0 && d > 1 && t > 0) {
+        double ratio = std::sin(std::sqrt(kappa) * t) / (std::sqrt(kappa) * t);
+        if (rng.uniform() > std::pow(ratio, d - 1)) continue;
+      }
+      Vec y = M.exp(ball.center, t * random_unit_tangent(M, ball.center, rng));
+      if (rng.uniform() <= std::exp(-(M.dist(mean, y) - dmin) / sigma)) return y;
+      continue;
+    }
     double t = rng.gamma(d, sigma);
     if (t >= tmax) continue;
     if (kappa > 0 && d > 1) {

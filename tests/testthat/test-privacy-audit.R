@@ -1,0 +1,122 @@
+# Privacy audit on S^2: the log ratio of the released densities of two
+# neighbouring data sets, INCLUDING their normalising constants, must be at
+# most epsilon at every point of the public ball. The constants are computed
+# by quadrature over B_r(m0) in geodesic polar coordinates around m0
+# (volume element sin(rho) d rho d phi), with sigma = 2 Delta / epsilon.
+
+S2 <- sphere(2)
+north <- c(0, 0, 1)
+
+audit_grid <- function(r, nr = 120, nphi = 120) {
+  rho <- (seq_len(nr) - 0.5) * r / nr
+  phi <- (seq_len(nphi) - 0.5) * 2 * pi / nphi
+  G <- expand.grid(rho = rho, phi = phi)
+  list(Y = cbind(sin(G$rho) * cos(G$phi), sin(G$rho) * sin(G$phi), cos(G$rho)),
+       vol = sin(G$rho) * (r / nr) * (2 * pi / nphi))
+}
+
+# log density w.r.t. the volume on the ball, from the unnormalised one
+audit_log_density <- function(logf, grid) {
+  mx <- max(logf)
+  logf - (mx + log(sum(exp(logf - mx) * grid$vol)))
+}
+
+# data of size n in B_r(north): 001 B.4.1 polar sampling; kinds as in the
+# sensitivity study
+audit_pair <- function(n, r, kind) {
+  if (kind == "adversarial") {
+    a <- runif(1, 0, 2 * pi)
+    p <- c(sin(r) * cos(a), sin(r) * sin(a), cos(r))
+    D <- matrix(p, n, 3, byrow = TRUE)
+    D2 <- D
+    D2[1, ] <- c(-p[1:2], p[3])
+    return(list(D = D, D2 = D2))
+  }
+  draw <- function(k) {
+    th <- if (kind == "boundary") rep(r, k) else runif(k, 0, r)
+    ph <- runif(k, 0, 2 * pi)
+    cbind(sin(th) * cos(ph), sin(th) * sin(ph), cos(th))
+  }
+  D <- draw(n)
+  D2 <- D
+  D2[1, ] <- draw(1)
+  list(D = D, D2 = D2)
+}
+
+test_that("the quadrature reproduces the closed-form normalising constant of a centred Laplace law", {
+  r <- pi / 8; sigma <- 0.2
+  g <- audit_grid(r)
+  Zgrid <- sum(exp(driemann_laplace(S2, g$Y, north, sigma)) * g$vol)
+  Zexact <- 2 * pi * integrate(function(t) exp(-t / sigma) * sin(t), 0, r, rel.tol = 1e-12)$value
+  expect_equal(Zgrid, Zexact, tolerance = 1e-4)
+})
+
+test_that("KNG and Riemannian Laplace on S^2 are epsilon-DP with sigma = 2 Delta / epsilon, normalising constants included", {
+  set.seed(401)
+  lines <- "privacy audit on S^2 (max over grid and neighbouring pairs of |log f_D - log f_D'| / epsilon):"
+  for (setting in list(list(r = pi / 8, n = 10, eps = 1), list(r = 0.7, n = 5, eps = 0.5))) {
+    r <- setting$r; n <- setting$n; eps <- setting$eps
+    g <- audit_grid(r)
+    sig_k <- 2 * frechet_sensitivity(S2, r, n, "kng") / eps
+    sig_l <- 2 * frechet_sensitivity(S2, r, n, "laplace") / eps
+    worst_k <- worst_l <- 0
+    for (kind in c("interior", "boundary", "adversarial")) for (rep in 1:5) {
+      pr <- audit_pair(n, r, kind)
+      lk <- audit_log_density(dkng(S2, g$Y, pr$D, sig_k), g) - audit_log_density(dkng(S2, g$Y, pr$D2, sig_k), g)
+      worst_k <- max(worst_k, abs(lk))
+      m1 <- frechet_mean(S2, pr$D)$mean
+      m2 <- frechet_mean(S2, pr$D2)$mean
+      ll <- audit_log_density(driemann_laplace(S2, g$Y, m1, sig_l), g) - audit_log_density(driemann_laplace(S2, g$Y, m2, sig_l), g)
+      worst_l <- max(worst_l, abs(ll))
+    }
+    expect_lte(worst_k, eps, label = sprintf("KNG log ratio (r = %.3g, n = %d)", r, n))
+    expect_lte(worst_l, eps, label = sprintf("Laplace log ratio (r = %.3g, n = %d)", r, n))
+    # the densities are not trivially flat: the data do change them
+    expect_gt(worst_k, 0.05 * eps)
+    expect_gt(worst_l, 0.01 * eps)
+    lines <- c(lines, sprintf("  r = %.3f, n = %2d, epsilon = %.2g: KNG %.3f, Laplace %.3f", r, n, eps, worst_k / eps, worst_l / eps))
+  }
+  message(paste(lines, collapse = "\n"))
+})
+
+test_that("sigma = 2 Delta / epsilon passes the worst cases, sigma = Delta / epsilon fails them", {
+  # the worst case of the Laplace mechanism: means at distance Delta, one on
+  # the boundary, the other moved towards the centre (less mass outside the
+  # ball, larger normalising constant); at points beyond the boundary mean
+  # both the distance term and the normaliser term favour D.
+  r <- pi / 8; n <- 10; eps <- 1
+  g <- audit_grid(r, nr = 200, nphi = 200)
+  Delta <- frechet_sensitivity(S2, r, n, "laplace")
+  eta1 <- c(sin(r), 0, cos(r))
+  eta2 <- c(sin(r - Delta), 0, cos(r - Delta))
+  expect_equal(mfd_dist(S2, eta1, eta2), Delta)
+  ratio <- function(sigma) {
+    max(abs(audit_log_density(driemann_laplace(S2, g$Y, eta1, sigma), g) -
+            audit_log_density(driemann_laplace(S2, g$Y, eta2, sigma), g)))
+  }
+  ok <- ratio(2 * Delta / eps)
+  leak <- ratio(Delta / eps)
+  message(sprintf("privacy audit, Laplace means Delta apart: max log ratio / epsilon = %.3f (sigma = 2 Delta/eps), %.3f (sigma = Delta/eps)",
+                  ok / eps, leak / eps))
+  expect_lte(ok, eps)
+  expect_gt(leak, eps)   # the seeds' Delta/epsilon scale is not epsilon-DP on a ball
+  # the same holds for KNG on the adversarial pair of the sensitivity study
+  DK <- frechet_sensitivity(S2, r, n, "kng")
+  D <- matrix(eta1, n, 3, byrow = TRUE)
+  D2 <- D
+  D2[1, ] <- c(-eta1[1], 0, eta1[3])
+  kng_ratio <- function(sigma) {
+    max(abs(audit_log_density(dkng(S2, g$Y, D, sigma), g) - audit_log_density(dkng(S2, g$Y, D2, sigma), g)))
+  }
+  ok_k <- kng_ratio(2 * DK / eps)
+  leak_k <- kng_ratio(DK / eps)
+  message(sprintf("privacy audit, KNG adversarial pair: max log ratio / epsilon = %.3f (sigma = 2 Delta/eps), %.3f (sigma = Delta/eps)",
+                  ok_k / eps, leak_k / eps))
+  expect_lte(ok_k, eps)
+  expect_gt(leak_k, eps)
+  # dp_frechet_mean(seed_scale = TRUE) uses that scale and says so
+  X <- matrix(north, n, 3, byrow = TRUE)
+  expect_warning(rel <- dp_frechet_mean(S2, X, 1, "laplace", center = north, radius = r, seed_scale = TRUE),
+                 class = "dpmanifold_privacy_leak")
+  expect_equal(rel$sigma, Delta / eps)
+})
