@@ -81,3 +81,27 @@ cpp_kng_gradient_norm <- function(M, Y, X) {
     .Call(`_dpmanifold_cpp_kng_gradient_norm`, M, Y, X)
 }
 
+cpp_regression_fit <- function(M, x, Y, p0, v0, max_iter, tol) {
+    .Call(`_dpmanifold_cpp_regression_fit`, M, x, Y, p0, v0, max_iter, tol)
+}
+
+cpp_regression_gradient <- function(M, x, Y, p, v, tau) {
+    .Call(`_dpmanifold_cpp_regression_gradient`, M, x, Y, p, v, tau)
+}
+
+cpp_regression_energy <- function(M, x, Y, p, v) {
+    .Call(`_dpmanifold_cpp_regression_energy`, M, x, Y, p, v)
+}
+
+cpp_regression_joint_kng <- function(M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc) {
+    .Call(`_dpmanifold_cpp_regression_joint_kng`, M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc)
+}
+
+cpp_regression_p_step <- function(M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc) {
+    .Call(`_dpmanifold_cpp_regression_p_step`, M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc)
+}
+
+cpp_regression_v_step <- function(M, x, Y, tau, sigma, p, V, v0, mcmc) {
+    .Call(`_dpmanifold_cpp_regression_v_step`, M, x, Y, tau, sigma, p, V, v0, mcmc)
+}
+

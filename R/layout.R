@@ -9,6 +9,7 @@ is_matrix_layout <- function(M) !is.null(M$point_dim)
 # in its single-point form).
 to_ambient <- function(M, x, arg, call = sys.call(-1)) {
   check_finite_numeric(x, arg, call)
+  if (length(dim(x)) == 1L) x <- as.vector(x)
   D <- M$ambient_dim
   if (is_matrix_layout(M)) {
     pd <- M$point_dim

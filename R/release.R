@@ -58,6 +58,9 @@ privacy_label <- function(p) {
 
 diagnostics_label <- function(d) {
   if (is.null(d$method)) return("")
+  if (!is.null(d$p) && !is.null(d$v) && is.list(d$p)) {
+    return(paste0("sequential; p-step ", diagnostics_label(d$p), "; v-step ", diagnostics_label(d$v)))
+  }
   if (identical(d$method, "metropolis_hastings")) {
     return(sprintf("Metropolis-Hastings: %d burn-in + %d steps, acceptance %.2f (burn-in %.2f), step %.3g",
                    as.integer(d$burnin), as.integer(d$steps), d$acceptance, d$burnin_acceptance, d$step))
@@ -91,8 +94,6 @@ print.dp_release <- function(x, ...) {
   }
   invisible(x)
 }
-
-print_estimate <- function(x) invisible(NULL)
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 

@@ -287,6 +287,115 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_regression_fit
+Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y, Rcpp::Nullable<Rcpp::NumericVector> p0, Rcpp::Nullable<Rcpp::NumericVector> v0, int max_iter, double tol);
+RcppExport SEXP _dpmanifold_cpp_regression_fit(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP p0SEXP, SEXP v0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type p0(p0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type v0(v0SEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_fit(M, x, Y, p0, v0, max_iter, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_gradient
+Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v, double tau);
+RcppExport SEXP _dpmanifold_cpp_regression_gradient(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP pSEXP, SEXP vSEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v(vSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_gradient(M, x, Y, p, v, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_energy
+double cpp_regression_energy(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v);
+RcppExport SEXP _dpmanifold_cpp_regression_energy(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP pSEXP, SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_energy(M, x, Y, p, v));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_joint_kng
+Rcpp::List cpp_regression_joint_kng(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma, VectorXd center, double R, double V, VectorXd p0, VectorXd v0, Rcpp::List mcmc);
+RcppExport SEXP _dpmanifold_cpp_regression_joint_kng(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP RSEXP, SEXP VSEXP, SEXP p0SEXP, SEXP v0SEXP, SEXP mcmcSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type R(RSEXP);
+    Rcpp::traits::input_parameter< double >::type V(VSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p0(p0SEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v0(v0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_joint_kng(M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_p_step
+Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma, VectorXd center, double R, VectorXd p_hat, VectorXd v_hat, VectorXd p0, Rcpp::List mcmc);
+RcppExport SEXP _dpmanifold_cpp_regression_p_step(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP RSEXP, SEXP p_hatSEXP, SEXP v_hatSEXP, SEXP p0SEXP, SEXP mcmcSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type R(RSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p_hat(p_hatSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v_hat(v_hatSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p0(p0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_p_step(M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_v_step
+Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma, VectorXd p, double V, VectorXd v0, Rcpp::List mcmc);
+RcppExport SEXP _dpmanifold_cpp_regression_v_step(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP pSEXP, SEXP VSEXP, SEXP v0SEXP, SEXP mcmcSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< double >::type V(VSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v0(v0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_v_step(M, x, Y, tau, sigma, p, V, v0, mcmc));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
@@ -309,6 +418,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_euclidean_laplace_noise", (DL_FUNC) &_dpmanifold_cpp_euclidean_laplace_noise, 3},
     {"_dpmanifold_cpp_kng_gradient", (DL_FUNC) &_dpmanifold_cpp_kng_gradient, 3},
     {"_dpmanifold_cpp_kng_gradient_norm", (DL_FUNC) &_dpmanifold_cpp_kng_gradient_norm, 3},
+    {"_dpmanifold_cpp_regression_fit", (DL_FUNC) &_dpmanifold_cpp_regression_fit, 7},
+    {"_dpmanifold_cpp_regression_gradient", (DL_FUNC) &_dpmanifold_cpp_regression_gradient, 6},
+    {"_dpmanifold_cpp_regression_energy", (DL_FUNC) &_dpmanifold_cpp_regression_energy, 5},
+    {"_dpmanifold_cpp_regression_joint_kng", (DL_FUNC) &_dpmanifold_cpp_regression_joint_kng, 11},
+    {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
+    {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {NULL, NULL, 0}
 };
 

@@ -9,6 +9,7 @@
 #include <dpmanifold_core/jacobi.hpp>
 #include <dpmanifold_core/frechet_mean.hpp>
 #include <dpmanifold_core/samplers.hpp>
+#include <dpmanifold_core/regression.hpp>
 
 namespace dpm = dpmanifold;
 

@@ -8,4 +8,5 @@
 #include "dpmanifold_core/jacobi.hpp"
 #include "dpmanifold_core/frechet_mean.hpp"
 #include "dpmanifold_core/samplers.hpp"
+#include "dpmanifold_core/regression.hpp"
 #endif

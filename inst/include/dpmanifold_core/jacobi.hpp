@@ -48,6 +48,16 @@ inline Vec adjoint_dexp_v(const Manifold& M, const Vec& p, const Vec& v, const V
   return M.jacobi_apply(p, v, transport_back(M, p, v, w), jacobi_scale_v);
 }
 
+// Both adjoints at once, sharing the transport back (the regression
+// gradients need the pair for every data point).
+// y must be exp_p(v), which the caller has already computed.
+inline void adjoint_dexp_both(const Manifold& M, const Vec& p, const Vec& v, const Vec& y,
+                              const Vec& w, Vec& adj_p, Vec& adj_v) {
+  Vec wb = M.transport_along(y, -M.geodesic_velocity(p, v), w);
+  adj_p = M.jacobi_apply(p, v, wb, jacobi_scale_p);
+  adj_v = M.jacobi_apply(p, v, wb, jacobi_scale_v);
+}
+
 }  // namespace dpmanifold
 
 #endif

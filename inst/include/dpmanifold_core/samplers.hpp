@@ -111,11 +111,15 @@ inline Vec wrapped_draw(const Manifold& M, const Vec& footpoint, const Mat& basi
 }
 
 // ---------------------------------------------------------------------------
-// Random-walk Metropolis-Hastings on M: propose y = exp_x(step * xi) with xi
-// an isotropic standard Gaussian tangent vector. On the symmetric spaces of
-// this package the proposal is symmetric w.r.t. the volume measure, so the
-// acceptance ratio is the target ratio. Proposals outside the ball are
-// rejected. The step is tuned during burn-in towards target_acceptance.
+// Random-walk Metropolis-Hastings, written once over a "chain space" that
+// says how to propose, what the support is and how to record a state:
+//   PointSpace: a point of M in a ball, y = exp_x(step * xi);
+//   PairSpace (regression.hpp): a footpoint and a shooting vector.
+// xi is an isotropic standard Gaussian tangent vector. On the symmetric
+// spaces of this package these proposals are symmetric w.r.t. the volume
+// measure, so the acceptance ratio is the target ratio. Proposals outside the
+// support are rejected. The step is tuned during burn-in towards
+// target_acceptance (Robbins-Monro on log(step), batches of 50), then frozen.
 struct MCMCSettings {
   int burnin = 5000;
   int thin = 5000;       // steps between retained draws (after burn-in)
@@ -126,7 +130,7 @@ struct MCMCSettings {
 };
 
 struct MCMCResult {
-  Mat draws;              // ambient_dim x n_draws
+  Mat draws;              // flat states, one column per retained draw
   Mat chain;              // every post-burn-in state, only if keep_chain
   double acceptance = 0;  // after burn-in
   double burnin_acceptance = 0;
@@ -135,23 +139,20 @@ struct MCMCResult {
   long accepted = 0;
 };
 
-template <class LogTarget>
-MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, const Ball& ball,
-                               const Vec& x0, double scale_hint, const MCMCSettings& s, Rng& rng) {
+template <class Space, class LogTarget>
+MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
+                          const typename Space::State& x0, double scale_hint,
+                          const MCMCSettings& s, Rng& rng) {
   MCMCResult res;
-  const double sqrt_d = std::sqrt(static_cast<double>(M.dim()));
+  const double max_step = space.max_step();
   double step = s.step > 0 ? s.step : scale_hint;
-  // Proposals much longer than the support (or the injectivity radius) are
-  // always rejected or wrap around; cap the typical length |step * xi|.
-  double max_len = std::min(2.0 * ball.radius, M.injectivity_radius());
-  double max_step = std::isinf(max_len) ? std::numeric_limits<double>::infinity() : max_len / sqrt_d;
   step = std::min(std::max(step, 1e-12), max_step);
 
-  Vec x = x0;
+  typename Space::State x = x0;
   double lx = log_target(x);
   auto mh_step = [&]() -> bool {
-    Vec y = M.exp(x, step * M.random_tangent(x, rng));
-    if (!ball.contains(M, y)) return false;
+    typename Space::State y = space.propose(x, step, rng);
+    if (!space.in_support(y)) return false;
     double ly = log_target(y);
     if (std::log(rng.uniform()) < ly - lx) {
       x = y;
@@ -169,7 +170,6 @@ MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, c
       ++acc_burn;
     }
     if ((i + 1) % batch == 0) {
-      // Robbins-Monro on log(step), with a slowly decreasing gain.
       double rate = static_cast<double>(acc_batch) / batch;
       step *= std::exp((rate - s.target_acceptance) * 2.0 / std::sqrt(1.0 + ++b / 10.0));
       step = std::min(std::max(step, 1e-12), max_step);
@@ -179,19 +179,45 @@ MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, c
   res.burnin_acceptance = s.burnin > 0 ? static_cast<double>(acc_burn) / s.burnin : 0.0;
 
   const long total = static_cast<long>(s.thin) * s.n_draws;
-  res.draws.resize(M.ambient_dim(), s.n_draws);
-  if (s.keep_chain) res.chain.resize(M.ambient_dim(), total);
+  const int D = static_cast<int>(space.flatten(x).size());
+  res.draws.resize(D, s.n_draws);
+  if (s.keep_chain) res.chain.resize(D, total);
   long acc = 0;
   for (long i = 0; i < total; ++i) {
     if (mh_step()) ++acc;
-    if (s.keep_chain) res.chain.col(i) = x;
-    if ((i + 1) % s.thin == 0) res.draws.col((i + 1) / s.thin - 1) = x;
+    if (s.keep_chain) res.chain.col(i) = space.flatten(x);
+    if ((i + 1) % s.thin == 0) res.draws.col((i + 1) / s.thin - 1) = space.flatten(x);
   }
   res.steps = total;
   res.accepted = acc;
   res.acceptance = total > 0 ? static_cast<double>(acc) / total : 0.0;
   res.step = step;
   return res;
+}
+
+// A point of M restricted to a ball.
+struct PointSpace {
+  using State = Vec;
+  const Manifold& M;
+  Ball ball;
+  State propose(const State& x, double step, Rng& rng) const {
+    return M.exp(x, step * M.random_tangent(x, rng));
+  }
+  bool in_support(const State& y) const { return ball.contains(M, y); }
+  Vec flatten(const State& x) const { return x; }
+  // Proposals much longer than the support (or the injectivity radius) are
+  // always rejected or wrap around: cap the typical length |step * xi|.
+  double max_step() const {
+    double len = std::min(2.0 * ball.radius, M.injectivity_radius());
+    return std::isinf(len) ? std::numeric_limits<double>::infinity()
+                           : len / std::sqrt(static_cast<double>(M.dim()));
+  }
+};
+
+template <class LogTarget>
+MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, const Ball& ball,
+                               const Vec& x0, double scale_hint, const MCMCSettings& s, Rng& rng) {
+  return run_metropolis(PointSpace{M, ball}, log_target, x0, scale_hint, s, rng);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,121 @@
+test_that("the regression gradient matches finite differences of the energy on every manifold", {
+  set.seed(3)
+  for (case in regression_cases()) {
+    M <- case$M
+    x <- runif(15)
+    Y <- geodesic_data(M, case$p, case$v, x, noise = 0.15)
+    Ya <- dpmanifold:::to_ambient(M, Y, "Y")
+    p <- mfd_exp(M, case$p, 0.1 * mfd_random_tangent(M, case$p))
+    v <- mfd_transport(M, case$p, p, case$v)
+    P <- as.vector(p); V <- as.vector(v)
+    g <- dpmanifold:::cpp_regression_gradient(M, x, Ya, P, V, 0)
+    E <- function(pp, vv) dpmanifold:::cpp_regression_energy(M, x, Ya, as.vector(pp), as.vector(vv))
+    h <- 1e-5
+    for (k in 1:3) {
+      u <- mfd_random_tangent(M, p)
+      # footpoint: move p along u, carry v by transport
+      pp <- mfd_exp(M, p, h * u); pm <- mfd_exp(M, p, -h * u)
+      dE <- (E(pp, mfd_transport(M, p, pp, v)) - E(pm, mfd_transport(M, p, pm, v))) / (2 * h)
+      expect_equal(mfd_inner(M, p, shape_like(g$p, u), u), dE, tolerance = 1e-6,
+                   label = paste(M$name, "grad_p"))
+      dEv <- (E(p, v + h * u) - E(p, v - h * u)) / (2 * h)
+      expect_equal(mfd_inner(M, p, shape_like(g$v, u), u), dEv, tolerance = 1e-6,
+                   label = paste(M$name, "grad_v"))
+    }
+  }
+})
+
+test_that("noise-free geodesic data are recovered on every manifold", {
+  set.seed(4)
+  for (case in regression_cases()) {
+    M <- case$M
+    x <- runif(25, 10, 20)
+    Y <- geodesic_data(M, case$p, case$v, (x - 10) / 10)
+    fit <- geodesic_regression(M, x, Y, x_range = c(10, 20))
+    expect_true(fit$converged)
+    expect_lt(max(abs(fit$coef$p - case$p)), 1e-6, label = paste(M$name, "p"))
+    expect_lt(max(abs(fit$coef$v - case$v)), 1e-6, label = paste(M$name, "v"))
+    expect_lt(fit$energy, 1e-12)
+    # and from a poor starting point
+    fit2 <- geodesic_regression(M, x, Y, x_range = c(10, 20),
+                                init = list(p = mfd_exp(M, case$p, 0.2 * case$v), v = 0 * case$v))
+    expect_lt(max(abs(fit2$coef$p - case$p)), 1e-6, label = paste(M$name, "p from a poor start"))
+  }
+})
+
+test_that("the Euclidean fit equals lm()", {
+  set.seed(5)
+  x <- runif(50, -3, 7)
+  Y <- cbind(1 + 2 * x, -x) + matrix(rnorm(100), 50)
+  fit <- geodesic_regression(euclidean(2), x, Y)
+  ols <- coef(lm(Y ~ x))
+  # p is the fit at min(x), v the change over range(x)
+  expect_equal(fit$coef$p, as.vector(ols[1, ] + ols[2, ] * min(x)), tolerance = 1e-10)
+  expect_equal(fit$coef$v, as.vector(ols[2, ] * diff(range(x))), tolerance = 1e-10)
+  expect_equal(unname(predict(fit, c(0, 2))), unname(cbind(1, c(0, 2)) %*% ols), tolerance = 1e-10)
+  expect_equal(unname(fitted(fit)), unname(fitted(lm(Y ~ x))), tolerance = 1e-10)
+})
+
+test_that("the energy at our solution is no larger than optim()'s on the sphere and Kendall space", {
+  set.seed(6)
+  S2 <- sphere(2)
+  x <- runif(40)
+  Y <- geodesic_data(S2, c(0, 0, 1), c(0.9, -0.4, 0), x, noise = 0.2)
+  fit <- geodesic_regression(S2, x, Y)
+  Ya <- t(Y)
+  # independent parametrisation: p by spherical angles, v in the tangent basis
+  energy <- function(th) {
+    p <- c(sin(th[1]) * cos(th[2]), sin(th[1]) * sin(th[2]), cos(th[1]))
+    B <- mfd_tangent_basis(S2, p)
+    v <- th[3] * B[1, ] + th[4] * B[2, ]
+    mean(mfd_dist(S2, mfd_exp(S2, p, outer(x, v)), Y)^2) / 2
+  }
+  opt <- optim(c(0.3, 0, 0.5, 0), energy, method = "BFGS", control = list(reltol = 1e-14, maxit = 1000))
+  expect_lte(fit$energy, opt$value + 1e-10)
+
+  K <- kendall_shape(4)
+  pk <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  vk <- mfd_project(K, pk, matrix(c(0.3, -0.1, 0, 0.1, 0, 0.2, -0.1, 0), 4))
+  Yk <- geodesic_data(K, pk, vk, x, noise = 0.05)
+  fk <- geodesic_regression(K, x, Yk)
+  Ek <- function(th) {
+    B <- mfd_tangent_basis(K, pk)
+    p <- mfd_exp(K, pk, th[1] * B[, , 1] + th[2] * B[, , 2] + th[3] * B[, , 3] + th[4] * B[, , 4])
+    Bp <- mfd_tangent_basis(K, p)
+    v <- th[5] * Bp[, , 1] + th[6] * Bp[, , 2] + th[7] * Bp[, , 3] + th[8] * Bp[, , 4]
+    mean(mfd_dist(K, mfd_exp(K, p, array(outer(as.vector(v), x), c(4, 2, 40))), Yk)^2) / 2
+  }
+  ok <- optim(rep(0, 8), Ek, method = "BFGS", control = list(reltol = 1e-14, maxit = 2000))
+  expect_lte(fk$energy, ok$value + 1e-10)
+})
+
+test_that("geodesic_regression returns a usable model object", {
+  set.seed(7)
+  S2 <- sphere(2)
+  x <- runif(30, 1990, 2020)
+  Y <- geodesic_data(S2, c(0, 0, 1), c(0.6, 0, 0), (x - 1990) / 30, noise = 0.05)
+  fit <- geodesic_regression(S2, x, Y)
+  expect_s3_class(fit, "geodesic_regression")
+  expect_named(coef(fit), c("p", "v"))
+  expect_equal(dim(fitted(fit)), c(30L, 3L))
+  expect_length(residuals(fit)$norms, 30)
+  expect_equal(residuals(fit)$norms, mfd_dist(S2, fitted(fit), Y), tolerance = 1e-10)
+  expect_equal(predict(fit), fitted(fit))
+  expect_equal(predict(fit, x[3]), fitted(fit)[3, ], tolerance = 1e-12)
+  expect_gt(fit$r_squared, 0.5)
+  expect_lt(fit$r_squared, 1)
+  expect_output(print(fit), "geodesic_regression")
+  expect_output(print(summary(fit)), "R\\^2")
+})
+
+test_that("bad regression input gets a clear error", {
+  S2 <- sphere(2)
+  Y <- rbind(c(0, 0, 1), c(0, 1, 0), c(1, 0, 0))
+  expect_error(geodesic_regression(S2, 1:2, Y), "`x` has length 2 but `y` has 3 points")
+  expect_error(geodesic_regression(S2, c(1, 1, 1), Y), "`x` is constant")
+  expect_error(geodesic_regression(S2, c(1, NA, 3), Y), "`x` contains NA")
+  expect_error(geodesic_regression(S2, 1, c(0, 0, 1)), "at least 2 points")
+  expect_error(geodesic_regression(S2, 1:3, Y * 2), "`y` is not on the manifold")
+  expect_error(geodesic_regression(S2, 1:3, Y, x_range = c(3, 1)), "`x_range`")
+  expect_warning(geodesic_regression(S2, 1:3, Y, x_range = c(1, 2)), "clamped")
+})
