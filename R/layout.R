@@ -25,7 +25,11 @@ to_ambient <- function(M, x, arg, call = sys.call(-1)) {
       abort_arg(arg, sprintf("must be %s", shape_txt), call)
     }
   } else {
-    if (is.null(dim(x))) {
+    if (is.null(dim(x)) && D == 1L) {
+      # on the real line a vector can only be n points
+      out <- matrix(as.vector(x), 1L, length(x))
+      single <- length(x) == 1L
+    } else if (is.null(dim(x))) {
       if (length(x) != D) abort_arg(arg, sprintf("must have length %d (or be a matrix with %d columns, one point per row)", D, D), call)
       out <- matrix(as.vector(x), D, 1L)
       single <- TRUE
@@ -51,6 +55,7 @@ from_ambient <- function(M, X, single = FALSE) {
     return(array(X, c(pd, n)))
   }
   if (single && n == 1L) return(as.vector(X))
+  if (nrow(X) == 1L) return(as.vector(X))   # points on the real line
   t(X)
 }
 
