@@ -1,0 +1,174 @@
+# Precomputed studies for vignettes/corpus-callosum.Rmd (planar shapes on
+# Kendall's shape space).
+#
+# 1. "mean": private mean shapes of SIMULATED corpus callosum outlines
+#    (simulate_corpus_callosum(); nothing here is ADNI data), as Soto et al.
+#    (2022) Fig. 2-3: six releases each of KNG, landmark-wise Laplace after
+#    Procrustes alignment, and landmark-wise Laplace without alignment.
+# 2. "utility": distance of the release to the non-private Frechet mean
+#    against the sample size, for the same three mechanisms (replicates).
+# 3. "regression": DP geodesic regression of the SIMULATED outlines on age
+#    (Kulkarni and Soto, Fig. 3), joint KNG (epsilon-DP) and the seed
+#    paper's sequential procedure (eps_p = eps_v = 0.3).
+# 4. "rats": DP geodesic regression of the rat skull landmarks
+#    (shapes::rats, 8 landmarks, 18 rats at 8 ages) on log age.
+#
+# Public bounds: the centre is always the Frechet mean of a separate PUBLIC
+# sample (a different simulated sample, or for the rats a disjoint set of
+# animals) and the radius / residual bound are read off that public sample
+# and rounded up; the private data never choose them.
+#
+# Run:
+#   Rscript inst/scripts/shape-studies.R                  # full study
+#   DPMANIFOLD_STUDY_SMALL=true Rscript inst/scripts/shape-studies.R  # seconds
+# or source() the file and call run_shape_studies(small = TRUE, file = ...).
+
+run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STUDY_SMALL")), "true"),
+                              file = NULL, seed = 2022L, cores = 1L,
+                              k = if (small) 20L else 50L,
+                              n_cc = if (small) 60L else 409L,
+                              reps = if (small) 2L else 60L,
+                              n_grid = if (small) c(30L, 60L) else c(50L, 100L, 200L, 409L),
+                              mcmc = if (small) dpmanifold::mcmc_control(burnin = 300, steps = 300) else
+                                dpmanifold::mcmc_control(burnin = 1500, steps = 1500),
+                              mcmc_reg = if (small) dpmanifold::mcmc_control(burnin = 300, steps = 300) else
+                                dpmanifold::mcmc_control(burnin = 3000, steps = 3000)) {
+  stopifnot(requireNamespace("dpmanifold", quietly = TRUE))
+  dpm <- asNamespace("dpmanifold")
+  t_start <- proc.time()[["elapsed"]]
+  M <- dpmanifold::kendall_shape(k)
+  epsilon <- 1
+  lapply_par <- function(X, FUN) {
+    if (cores > 1L && .Platform$OS.type == "unix") parallel::mclapply(X, FUN, mc.cores = cores) else lapply(X, FUN)
+  }
+  round_up <- function(x, to = 0.05) ceiling(x / to) * to
+
+  # Public template: Frechet mean of a separate simulated sample; public
+  # radius: the largest distance of that sample to its mean, rounded up.
+  pub <- dpmanifold::simulate_corpus_callosum(if (small) 40L else 200L, k = k, seed = seed + 1L)
+  center <- dpmanifold::frechet_mean(M, pub$shapes)$mean
+  pub_d <- dpmanifold::mfd_dist(M, center, dpmanifold::as_preshape(pub$shapes))
+  radius <- min(round_up(max(pub_d)), 0.95 * dpmanifold::max_radius(M))
+
+  # ---- 1. six releases of the mean shape per mechanism --------------------
+  cc <- dpmanifold::simulate_corpus_callosum(n_cc, k = k, age = NULL, seed = seed)
+  xbar <- dpmanifold::frechet_mean(M, cc$shapes)$mean
+  release <- function(X, mech, align = TRUE) {
+    m <- if (mech == "kng") "kng" else "euclidean_laplace"
+    suppressWarnings(dpmanifold::dp_frechet_mean(M, X, epsilon = epsilon, mechanism = m,
+                                                 center = center, radius = radius, align = align,
+                                                 mcmc = mcmc))
+  }
+  mechs <- c(kng = "kng", laplace_aligned = "aligned", laplace_unaligned = "unaligned")
+  set.seed(seed + 10L)
+  six <- lapply(mechs, function(m) {
+    rels <- lapply(1:6, function(i) release(cc$shapes, m, align = m != "unaligned"))
+    est <- array(unlist(lapply(rels, function(r) dpmanifold::align_shapes(M, r$estimate, xbar))), c(k, 2L, 6L))
+    list(estimates = est,
+         dist = vapply(rels, function(r) dpmanifold::mfd_dist(M, xbar, r$estimate), numeric(1)),
+         sigma = rels[[1]]$sigma, sensitivity = rels[[1]]$sensitivity,
+         acceptance = if (m == "kng") vapply(rels, function(r) r$diagnostics$acceptance, numeric(1)))
+  })
+  mean_study <- list(sample = cc$shapes[, , 1:10], nonprivate = xbar, releases = six,
+                     n = n_cc, k = k, epsilon = epsilon, center = center, radius = radius)
+
+  # ---- 2. utility against n -----------------------------------------------
+  grid <- expand.grid(rep = seq_len(reps), n = n_grid)
+  util_rows <- lapply_par(seq_len(nrow(grid)), function(i) {
+    n <- grid$n[i]; rp <- grid$rep[i]
+    set.seed(seed + 100000L + 1000L * n + rp)
+    X <- dpmanifold::simulate_corpus_callosum(n, k = k)$shapes
+    xb <- dpmanifold::frechet_mean(M, X)$mean
+    do.call(rbind, lapply(names(mechs), function(nm) {
+      r <- release(X, mechs[[nm]], align = mechs[[nm]] != "unaligned")
+      data.frame(n = n, rep = rp, mechanism = nm, dist = dpmanifold::mfd_dist(M, xb, r$estimate),
+                 stringsAsFactors = FALSE)
+    }))
+  })
+  util <- do.call(rbind, util_rows)
+  keys <- unique(util[, c("mechanism", "n")])
+  util_summary <- do.call(rbind, lapply(seq_len(nrow(keys)), function(j) {
+    d <- util$dist[util$mechanism == keys$mechanism[j] & util$n == keys$n[j]]
+    data.frame(mechanism = keys$mechanism[j], n = keys$n[j], reps = length(d), dist_mean = mean(d),
+               dist_se = if (length(d) > 1) stats::sd(d) / sqrt(length(d)) else NA_real_,
+               stringsAsFactors = FALSE)
+  }))
+
+  # ---- 3. geodesic regression of the simulated outlines on age -----------
+  ages <- c(50, 90)
+  pub_fit <- dpmanifold::geodesic_regression(M, pub$covariates$age, pub$shapes, x_range = ages)
+  tau <- round_up(max(pub_fit$residuals$norms), 0.01)
+  cc_reg <- dpmanifold::simulate_corpus_callosum(n_cc, k = k, age = stats::runif(n_cc, 50, 90),
+                                                 seed = seed + 2L)
+  set.seed(seed + 20L)
+  fit <- dpmanifold::geodesic_regression(M, cc_reg$covariates$age, cc_reg$shapes, x_range = ages)
+  reg_eps <- c(0.6, 10)
+  reg_joint <- lapply(reg_eps, function(e) suppressWarnings(dpmanifold::dp_geodesic_regression(
+    M, cc_reg$covariates$age, cc_reg$shapes, epsilon = e, tau = tau, center = center,
+    radius = radius, x_range = ages, method = "joint", mcmc = mcmc_reg)))
+  reg_seq <- suppressWarnings(dpmanifold::dp_geodesic_regression(
+    M, cc_reg$covariates$age, cc_reg$shapes, epsilon = c(p = 0.3, v = 0.3), tau = tau,
+    center = center, radius = radius, x_range = ages, method = "sequential", mcmc = mcmc_reg))
+  strip <- function(rel) list(p = rel$estimate$p, v = rel$estimate$v, x_range = rel$estimate$x_range,
+                              sigma = rel$sigma, sensitivity = rel$sensitivity,
+                              diagnostics = rel$diagnostics, epsilon = rel$privacy$epsilon)
+  regression <- list(nonprivate = list(p = fit$coef$p, v = fit$coef$v, x_range = ages),
+                     joint = stats::setNames(lapply(reg_joint, strip), paste0("eps_", reg_eps)),
+                     sequential = strip(reg_seq),
+                     n = n_cc, tau = tau, center = center, radius = radius,
+                     age_grid = c(60, 65, 70, 75, 80))
+
+  # ---- 4. rats: shape of the skull vs log age -----------------------------
+  rats <- NULL
+  if (requireNamespace("shapes", quietly = TRUE)) {
+    # Load the data file directly (does not attach shapes or load rgl).
+    e <- new.env()
+    load(system.file("data", "rats.rda", package = "shapes"), envir = e)
+    rd <- e$rats
+    Mr <- dpmanifold::kendall_shape(dim(rd$x)[1])
+    public_ids <- 1:6                      # public pilot animals
+    pubr <- rd$no %in% public_ids
+    lage <- log(rd$time)
+    lrange <- log(c(7, 150))               # design ages (days), public
+    pf <- dpmanifold::geodesic_regression(Mr, lage[pubr], rd$x[, , pubr], x_range = lrange)
+    rcenter <- dpmanifold::frechet_mean(Mr, rd$x[, , pubr])$mean
+    rradius <- round_up(max(dpmanifold::mfd_dist(Mr, rcenter, dpmanifold::as_preshape(rd$x[, , pubr]))) * 1.2)
+    rtau <- round_up(max(pf$residuals$norms) * 1.2, 0.01)
+    priv <- !pubr
+    rfit <- dpmanifold::geodesic_regression(Mr, lage[priv], rd$x[, , priv], x_range = lrange)
+    set.seed(seed + 30L)
+    # One animal contributes 8 records: a release that is epsilon-DP per
+    # record is 8 epsilon-DP per animal (group privacy).
+    eps_record <- c(1, 10)
+    rd$x <- dpmanifold::as_preshape(rd$x)
+    rrel <- lapply(eps_record, function(e) strip(suppressWarnings(dpmanifold::dp_geodesic_regression(
+      Mr, lage[priv], rd$x[, , priv], epsilon = e, tau = rtau, center = rcenter, radius = rradius,
+      x_range = lrange, method = "joint", mcmc = mcmc_reg))))
+    names(rrel) <- paste0("eps_", eps_record)
+    rats <- list(nonprivate = list(p = rfit$coef$p, v = rfit$coef$v, x_range = lrange),
+                 releases = rrel, epsilon_record = eps_record, epsilon_animal = 8 * eps_record, records_per_animal = 8L,
+                 n = sum(priv), n_animals = length(unique(rd$no[priv])), public_ids = public_ids,
+                 center = rcenter, radius = rradius, tau = rtau, age_grid = c(7, 14, 30, 60, 150))
+  }
+
+  out <- list(mean = mean_study, utility = util_summary, regression = regression, rats = rats,
+              settings = list(k = k, n_cc = n_cc, reps = reps, n_grid = n_grid, epsilon = epsilon,
+                              radius = radius, public_sample = dim(pub$shapes)[3],
+                              mcmc = unclass(mcmc), mcmc_regression = unclass(mcmc_reg), seed = seed,
+                              small = small, simulated = TRUE),
+              info = list(elapsed_seconds = proc.time()[["elapsed"]] - t_start,
+                          date = format(Sys.time(), "%Y-%m-%d"), R = R.version.string,
+                          dpmanifold = as.character(utils::packageVersion("dpmanifold")), cores = cores))
+  if (!is.null(file)) saveRDS(out, file, compress = "xz")
+  invisible(out)
+}
+
+if (sys.nframe() == 0L) {
+  small <- identical(tolower(Sys.getenv("DPMANIFOLD_STUDY_SMALL")), "true")
+  file <- Sys.getenv("DPMANIFOLD_STUDY_OUT",
+                     if (small) file.path(tempdir(), "shape-studies.rds") else file.path("inst", "extdata", "shape-studies.rds"))
+  res <- run_shape_studies(small = small, file = file,
+                           cores = as.integer(Sys.getenv("DPMANIFOLD_STUDY_CORES", "2")))
+  print(res$utility, digits = 3)
+  cat(sprintf("elapsed %.1f s; written to %s\n", res$info$elapsed_seconds, file))
+}
