@@ -53,6 +53,10 @@ cpp_kendall_align <- function(M, z, Z) {
     .Call(`_dpmanifold_cpp_kendall_align`, M, z, Z)
 }
 
+cpp_validate_points <- function(M, P, tol) {
+    .Call(`_dpmanifold_cpp_validate_points`, M, P, tol)
+}
+
 cpp_frechet_mean <- function(M, X, w, x0, max_iter, tol) {
     .Call(`_dpmanifold_cpp_frechet_mean`, M, X, w, x0, max_iter, tol)
 }

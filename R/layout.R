@@ -67,14 +67,15 @@ n_points <- function(X) ncol(X)
 as_points <- function(M, x, arg, tol = .dpm_tol, call = sys.call(-1)) {
   X <- to_ambient(M, x, arg, call)
   single <- attr(X, "single")
-  why <- cpp_check_points(M, X, tol)
-  bad <- which(nzchar(why))
-  if (length(bad)) {
+  res <- cpp_validate_points(M, X, tol)
+  if (!res$ok) {
+    why <- res$why
+    bad <- which(nzchar(why))
     which_txt <- if (ncol(X) == 1L) "" else sprintf(" (point %d%s)", bad[1],
                                                     if (length(bad) > 1) sprintf(" and %d more", length(bad) - 1) else "")
     abort_arg(arg, sprintf("is not on the manifold%s: it %s", which_txt, why[bad[1]]), call)
   }
-  X <- cpp_project_point(M, X)
+  X <- res$points
   attr(X, "single") <- single
   X
 }

@@ -1,17 +1,26 @@
-# dpmanifold quick start: geometry on three manifolds.
+# dpmanifold quick start: a private Frechet mean and a private geodesic
+# regression on the sphere, with public bounds.
 library(dpmanifold)
 set.seed(1)
 
 S2 <- sphere(2)
-print(S2)
 north <- c(0, 0, 1)
-X <- mfd_exp(S2, north, mfd_random_tangent(S2, north, 5) * 0.3)
-cat("distances from the north pole:", round(mfd_dist(S2, north, X), 3), "\n")
 
-P <- spd(2)
-cat("affine-invariant distance diag(1,1) -> diag(e,1):", mfd_dist(P, diag(2), diag(c(exp(1), 1))), "\n")
+# 50 directions within pi/8 of the north pole (the public ball)
+X <- mfd_exp(S2, north, 0.25 * mfd_random_tangent(S2, north, 50))
+rel <- dp_frechet_mean(S2, X, epsilon = 1, mechanism = "kng",
+                       center = north, radius = pi / 8, return_nonprivate = TRUE)
+print(rel)
+cat("distance private -> non-private mean:",
+    signif(mfd_dist(S2, rel$estimate, rel$nonprivate), 3), "\n\n")
 
-K <- kendall_shape(3)
-tri <- rbind(c(0, 0), c(1, 0), c(0.3, 0.8))
-cat("shape distance of a triangle to its rotated, scaled copy:",
-    signif(mfd_dist(K, as_preshape(tri), as_preshape(2 * tri %*% matrix(c(0, 1, -1, 0), 2))), 3), "\n")
+# A direction drifting with a covariate (e.g. time), 100 observations
+x <- runif(100, 2000, 2020)
+truth <- mfd_exp(S2, north, outer((x - 2000) / 20, c(0.5, 0.2, 0)))
+y <- mfd_exp(S2, truth, 0.05 * mfd_random_tangent(S2, truth, 100))
+fit <- geodesic_regression(S2, x, y, x_range = c(2000, 2020))
+print(fit)
+reg <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.2, center = north,
+                              radius = 0.7, x_range = c(2000, 2020))
+print(reg)
+cat("private prediction for 2010:", signif(predict(reg, 2010), 4), "\n")

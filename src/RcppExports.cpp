@@ -181,6 +181,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_validate_points
+Rcpp::List cpp_validate_points(Rcpp::List M, MatrixXd P, double tol);
+RcppExport SEXP _dpmanifold_cpp_validate_points(SEXP MSEXP, SEXP PSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_validate_points(M, P, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_frechet_mean
 Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter, double tol);
 RcppExport SEXP _dpmanifold_cpp_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP wSEXP, SEXP x0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
@@ -411,6 +424,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_random_point", (DL_FUNC) &_dpmanifold_cpp_random_point, 2},
     {"_dpmanifold_cpp_random_tangent", (DL_FUNC) &_dpmanifold_cpp_random_tangent, 3},
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
+    {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
     {"_dpmanifold_cpp_rlaplace", (DL_FUNC) &_dpmanifold_cpp_rlaplace, 7},
     {"_dpmanifold_cpp_rkng", (DL_FUNC) &_dpmanifold_cpp_rkng, 8},

@@ -140,3 +140,24 @@ MatrixXd cpp_kendall_align(Rcpp::List M, VectorXd z, MatrixXd Z) {
   for (int j = 0; j < Z.cols(); ++j) out.col(j) = dpm::kendall_ops::align(z, Z.col(j));
   return out;
 }
+
+// Check membership and project exactly in one pass (the R layer errors on
+// the first reason given).
+// [[Rcpp::export]]
+Rcpp::List cpp_validate_points(Rcpp::List M, MatrixXd P, double tol) {
+  auto m = manifold_from_r(M);
+  Rcpp::CharacterVector why(P.cols());
+  bool ok = true;
+  for (int j = 0; j < P.cols(); ++j) {
+    VectorXd p = P.col(j);
+    std::string r = m->check_point(p, tol);
+    if (!r.empty()) {
+      why[j] = r;
+      ok = false;
+    } else if (ok) {
+      P.col(j) = m->project_point(p);
+    }
+  }
+  return Rcpp::List::create(Rcpp::Named("points") = P, Rcpp::Named("why") = why,
+                            Rcpp::Named("ok") = ok);
+}

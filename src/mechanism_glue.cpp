@@ -19,7 +19,7 @@ Rcpp::List cpp_rlaplace(Rcpp::List M, VectorXd mean, double sigma, VectorXd cent
                         Rcpp::List mcmc, bool force_mcmc) {
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::Ball ball{center, radius};
+  dpm::Ball ball(*m, center, radius);
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   if (!force_mcmc && dpm::has_exact_laplace(*m)) {
     dpm::ExactStats st;
@@ -28,7 +28,7 @@ Rcpp::List cpp_rlaplace(Rcpp::List M, VectorXd mean, double sigma, VectorXd cent
     return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("method") = "exact",
                               Rcpp::Named("attempts") = static_cast<double>(st.attempts));
   }
-  dpm::LaplaceLogTarget target{*m, mean, sigma};
+  dpm::LaplaceLogTarget target(*m, mean, sigma);
   auto r = dpm::metropolis_hastings(*m, target, ball, center, sigma, s, rng);
   return mcmc_to_r(r, s);
 }
@@ -41,7 +41,7 @@ Rcpp::List cpp_rkng(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, dou
                     Rcpp::List mcmc, Rcpp::Nullable<Rcpp::NumericVector> flat_mean, bool force_mcmc) {
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::Ball ball{center, radius};
+  dpm::Ball ball(*m, center, radius);
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   if (!force_mcmc && m->constant_curvature() == 0.0 && flat_mean.isNotNull()) {
     VectorXd mean = Rcpp::as<VectorXd>(flat_mean.get());

@@ -51,7 +51,7 @@ Rcpp::List cpp_regression_joint_kng(Rcpp::List M, VectorXd x, MatrixXd Y, double
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
-  dpm::PairSpace space{*m, dpm::Ball{center, R}, V};
+  dpm::PairSpace space{*m, dpm::Ball(*m, center, R), V};
   dpm::JointKngTarget target{P, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(space, target, dpm::PairState{p0, v0}, sigma, s, rng);
@@ -68,7 +68,7 @@ Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
   dpm::FootpointKngTarget target{P, p_hat, v_hat, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
-  auto r = dpm::run_metropolis(dpm::PointSpace{*m, dpm::Ball{center, R}}, target, p0, sigma, s, rng);
+  auto r = dpm::run_metropolis(dpm::PointSpace{*m, dpm::Ball(*m, center, R)}, target, p0, sigma, s, rng);
   return mcmc_to_r(r, s);
 }
 

@@ -78,6 +78,11 @@ class Manifold {
   virtual Vec exp(const Vec& p, const Vec& v) const = 0;
   virtual Vec log(const Vec& p, const Vec& q) const = 0;
   virtual double dist(const Vec& p, const Vec& q) const { return norm(p, log(p, q)); }
+  // Distance from a fixed point, for loops that measure many points against
+  // one (MCMC targets, ball checks); a manifold may precompute at p.
+  virtual std::function<double(const Vec&)> dist_from(const Vec& p) const {
+    return [this, p](const Vec& q) { return dist(p, q); };
+  }
   virtual double inner(const Vec& p, const Vec& u, const Vec& v) const = 0;
   double norm(const Vec& p, const Vec& v) const {
     double s = inner(p, v, v);

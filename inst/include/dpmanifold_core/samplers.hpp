@@ -15,8 +15,11 @@ namespace dpmanifold {
 struct Ball {
   Vec center;
   double radius;
-  bool contains(const Manifold& M, const Vec& y) const {
-    return std::isinf(radius) || M.dist(center, y) <= radius;
+  std::function<double(const Vec&)> dist_to_center;  // prepared at the centre
+  Ball(const Manifold& M, const Vec& c, double r)
+      : center(c), radius(r), dist_to_center(M.dist_from(c)) {}
+  bool contains(const Manifold&, const Vec& y) const {
+    return std::isinf(radius) || dist_to_center(y) <= radius;
   }
 };
 
@@ -225,10 +228,11 @@ MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, c
 
 // Riemannian Laplace: -dist(mean, y) / sigma.
 struct LaplaceLogTarget {
-  const Manifold& M;
-  Vec mean;
+  std::function<double(const Vec&)> dist_to_mean;
   double sigma;
-  double operator()(const Vec& y) const { return -M.dist(mean, y) / sigma; }
+  LaplaceLogTarget(const Manifold& M, const Vec& mean, double s)
+      : dist_to_mean(M.dist_from(mean)), sigma(s) {}
+  double operator()(const Vec& y) const { return -dist_to_mean(y) / sigma; }
 };
 
 // K-norm gradient of the Frechet objective: (1/n) sum_j log_y(x_j) is minus

@@ -3,6 +3,7 @@
 #ifndef DPMANIFOLD_SPD_HPP
 #define DPMANIFOLD_SPD_HPP
 
+#include <memory>
 #include <vector>
 
 #include "manifold.hpp"
@@ -99,9 +100,11 @@ class SPDSpace : public Manifold {
     if (p.size() != k_ * k_) return "has the wrong dimensions";
     Mat P = spd_ops::as_mat(p, k_);
     if ((P - P.transpose()).norm() > tol * std::max(1.0, P.norm())) return "is not symmetric";
-    Vec d = spd_ops::sym_eig(P).d;
-    if (!(d(0) > 0.0)) return "is not positive definite";
-    if (d(0) < 1e-14 * d(k_ - 1)) return "is numerically singular";
+    Eigen::LLT<Mat> llt(spd_ops::symmetrize(P));
+    if (llt.info() != Eigen::Success) return "is not positive definite";
+    Vec l = Mat(llt.matrixL()).diagonal();
+    if (!(l.minCoeff() > 0.0)) return "is not positive definite";
+    if (l.minCoeff() < 1e-7 * l.maxCoeff()) return "is numerically singular";
     return "";
   }
   Vec project_point(const Vec& x) const override {
@@ -122,6 +125,13 @@ class SPDSpace : public Manifold {
 };
 
 // Affine-invariant metric <u, v>_p = tr(p^-1 u p^-1 v): Hadamard, K in [-1/2, 0].
+//
+// For any g with p = g g^T, X -> g X g^T is an isometry taking I to p, so
+// exp_p(v) = g Exp(g^-1 v g^-T) g^T, log_p(q) = g Log(g^-1 q g^-T) g^T,
+// dist(p, q) = |Log(g^-1 q g^-T)|_F and the transport along exp_p(t v) is
+// w -> E w E^T with E = g Exp(g^-1 v g^-T / 2) g^-1. We take g the Cholesky
+// factor (a triangular solve instead of a second eigendecomposition for
+// p^1/2); the results are the same as with g = p^1/2.
 class SPDAffineInvariant : public SPDSpace {
  public:
   using SPDSpace::SPDSpace;
@@ -130,71 +140,85 @@ class SPDAffineInvariant : public SPDSpace {
   double kappa_max() const override { return 0.0; }
 
   Vec exp(const Vec& p, const Vec& v) const override {
-    Roots r(p, k_);
-    auto e = spd_ops::sym_eig(r.Si * spd_ops::as_mat(v, k_) * r.Si);
-    Mat X = spd_ops::sym_fun(e, [](double x) { return std::exp(x); });
-    return spd_ops::as_vec(spd_ops::symmetrize(r.S * X * r.S));
+    Frame g(p, k_);
+    Mat X = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_))),
+                             [](double x) { return std::exp(x); });
+    return spd_ops::as_vec(g.color(X));
   }
   Vec log(const Vec& p, const Vec& q) const override {
-    Roots r(p, k_);
-    auto e = spd_ops::sym_eig(r.Si * spd_ops::as_mat(q, k_) * r.Si);
-    Mat X = spd_ops::sym_fun(e, [](double x) { return std::log(x); });
-    return spd_ops::as_vec(spd_ops::symmetrize(r.S * X * r.S));
+    Frame g(p, k_);
+    Mat X = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(q, k_))),
+                             [](double x) { return std::log(x); });
+    return spd_ops::as_vec(g.color(X));
   }
   double dist(const Vec& p, const Vec& q) const override {
-    Roots r(p, k_);
-    Vec d = spd_ops::sym_eig(r.Si * spd_ops::as_mat(q, k_) * r.Si).d;
-    return d.array().log().matrix().norm();
+    return Frame(p, k_).dist_to(spd_ops::as_mat(q, k_));
+  }
+  std::function<double(const Vec&)> dist_from(const Vec& p) const override {
+    auto g = std::make_shared<Frame>(p, k_);
+    int k = k_;
+    return [g, k](const Vec& q) { return g->dist_to(spd_ops::as_mat(q, k)); };
   }
   double inner(const Vec& p, const Vec& u, const Vec& v) const override {
-    Eigen::LLT<Mat> llt(spd_ops::as_mat(p, k_));
-    Mat A = llt.solve(spd_ops::as_mat(u, k_));
-    Mat B = llt.solve(spd_ops::as_mat(v, k_));
-    return A.cwiseProduct(B.transpose()).sum();
+    Frame g(p, k_);
+    return g.whiten(spd_ops::as_mat(u, k_)).cwiseProduct(g.whiten(spd_ops::as_mat(v, k_))).sum();
   }
-  // Along exp_p(t v): w -> E w E^T with E = p^1/2 Exp(p^-1/2 v p^-1/2 / 2) p^-1/2.
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
-    Roots r(p, k_);
-    auto e = spd_ops::sym_eig(r.Si * spd_ops::as_mat(v, k_) * r.Si);
-    Mat E = r.S * spd_ops::sym_fun(e, [](double x) { return std::exp(0.5 * x); }) * r.Si;
-    return spd_ops::as_vec(spd_ops::symmetrize(E * spd_ops::as_mat(w, k_) * E.transpose()));
+    Frame g(p, k_);
+    Mat H = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_))),
+                             [](double x) { return std::exp(0.5 * x); });
+    // E w E^T = g H (g^-1 w g^-T) H g^T
+    return spd_ops::as_vec(g.color(H * g.whiten(spd_ops::as_mat(w, k_)) * H));
   }
   // In whitened coordinates V = U diag(lambda) U^T, the component of w along
   // U E_ij U^T has curvature eigenvalue -(lambda_i - lambda_j)^2 / (4 L^2).
   Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    Roots r(p, k_);
-    auto e = spd_ops::sym_eig(r.Si * spd_ops::as_mat(v, k_) * r.Si);
+    Frame g(p, k_);
+    auto e = spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_)));
     double L = e.d.norm();
-    Mat Wt = e.U.transpose() * (r.Si * spd_ops::as_mat(w, k_) * r.Si) * e.U;
+    Mat Wt = e.U.transpose() * g.whiten(spd_ops::as_mat(w, k_)) * e.U;
     for (int j = 0; j < k_; ++j)
       for (int i = 0; i < k_; ++i) {
         double gap = e.d(i) - e.d(j);
         double mu = L > 0 ? -gap * gap / (4.0 * L * L) : 0.0;
         Wt(i, j) *= f(mu, L);
       }
-    Mat out = r.S * e.U * Wt * e.U.transpose() * r.S;
-    return spd_ops::as_vec(spd_ops::symmetrize(out));
+    return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose()));
   }
   Mat tangent_basis(const Vec& p) const override {
-    Roots r(p, k_);
+    Frame g(p, k_);
     auto B = spd_ops::sym_basis(k_);
     Mat out(k_ * k_, B.size());
-    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(r.S * B[i] * r.S);
+    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(g.color(B[i]));
     return out;
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
-    Roots r(p, k_);
-    return spd_ops::as_vec(spd_ops::symmetrize(r.S * spd_ops::random_sym(k_, rng) * r.S));
+    return spd_ops::as_vec(Frame(p, k_).color(spd_ops::random_sym(k_, rng)));
   }
 
  private:
-  struct Roots {  // p^1/2 and p^-1/2
-    Mat S, Si;
-    Roots(const Vec& p, int k) {
-      auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k));
-      S = spd_ops::sym_fun(e, [](double x) { return std::sqrt(x); });
-      Si = spd_ops::sym_fun(e, [](double x) { return 1.0 / std::sqrt(x); });
+  // p = g g^T with g lower triangular (Cholesky).
+  struct Frame {
+    Mat g;
+    Frame(const Vec& p, int k) : g(Eigen::LLT<Mat>(spd_ops::as_mat(p, k)).matrixL()) {}
+    // g^-1 X g^-T, symmetrised
+    Mat whiten(const Mat& X) const {
+      auto L = g.triangularView<Eigen::Lower>();
+      Mat A = L.solve(X);
+      Mat B = L.solve(A.transpose());
+      return spd_ops::symmetrize(B);
+    }
+    // g X g^T, symmetrised
+    Mat color(const Mat& X) const {
+      auto L = g.triangularView<Eigen::Lower>();
+      Mat A = L * X;
+      Mat B = L * A.transpose();
+      return spd_ops::symmetrize(B);
+    }
+    double dist_to(const Mat& Q) const {
+      Eigen::SelfAdjointEigenSolver<Mat> es(whiten(Q), Eigen::EigenvaluesOnly);
+      return es.eigenvalues().array().log().matrix().norm();
     }
   };
 };
