@@ -120,7 +120,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
 
   # ---- 4. rats: shape of the skull vs log age -----------------------------
   rats <- NULL
-  if (requireNamespace("shapes", quietly = TRUE)) {
+  if (nzchar(system.file("data", "rats.rda", package = "shapes"))) {
     # Load the data file directly (does not attach shapes or load rgl).
     e <- new.env()
     load(system.file("data", "rats.rda", package = "shapes"), envir = e)

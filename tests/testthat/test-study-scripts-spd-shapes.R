@@ -61,7 +61,7 @@ test_that("shape-studies.R small mode writes releases, utility and regressions",
     expect_true(mfd_belongs(M, j$p))
     expect_equal(length(j$v), 2L * k)
   }
-  if (requireNamespace("shapes", quietly = TRUE)) {
+  if (nzchar(system.file("data", "rats.rda", package = "shapes"))) {
     expect_false(is.null(res$rats))
     expect_equal(length(res$rats$releases), length(res$rats$epsilon_record))
     expect_true(mfd_belongs(kendall_shape(8), res$rats$releases[[1]]$p))
