@@ -135,6 +135,11 @@ class Manifold {
     for (int i = 0; i < z.size(); ++i) z(i) = rng.normal();
     return B * z;
   }
+  // exp_x(step * xi) with xi = random_tangent(x): the random-walk proposal of
+  // the samplers (a manifold may fuse the two, e.g. SPD skips a whitening).
+  virtual Vec random_step(const Vec& x, double step, Rng& rng) const {
+    return exp(x, step * random_tangent(x, rng));
+  }
   // A random point (a convenient spread-out law, documented per manifold).
   virtual Vec random_point(Rng& rng) const = 0;
 };

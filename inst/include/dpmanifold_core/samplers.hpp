@@ -203,9 +203,7 @@ struct PointSpace {
   using State = Vec;
   const Manifold& M;
   Ball ball;
-  State propose(const State& x, double step, Rng& rng) const {
-    return M.exp(x, step * M.random_tangent(x, rng));
-  }
+  State propose(const State& x, double step, Rng& rng) const { return M.random_step(x, step, rng); }
   bool in_support(const State& y) const { return ball.contains(M, y); }
   Vec flatten(const State& x) const { return x; }
   // Proposals much longer than the support (or the injectivity radius) are

@@ -196,6 +196,13 @@ class SPDAffineInvariant : public SPDSpace {
   Vec random_tangent(const Vec& p, Rng& rng) const override {
     return spd_ops::as_vec(Frame(p, k_).color(spd_ops::random_sym(k_, rng)));
   }
+  // xi = g Z g^T whitens back to Z, so exp_x(s xi) = g Exp(s Z) g^T.
+  Vec random_step(const Vec& x, double step, Rng& rng) const override {
+    Frame g(x, k_);
+    Mat Z = step * spd_ops::random_sym(k_, rng);
+    return spd_ops::as_vec(
+        g.color(spd_ops::sym_fun(spd_ops::sym_eig(Z), [](double t) { return std::exp(t); })));
+  }
 
  private:
   // p = g g^T with g lower triangular (Cholesky).
