@@ -74,8 +74,11 @@ sampler_diagnostics <- function(res) {
 #'   log-Euclidean `spd()`, `kendall_shape(3)`): the geodesic radius is drawn
 #'   by rejection from a Gamma(d, sigma) proposal with acceptance
 #'   \eqn{(\sin(\sqrt\kappa t)/(\sqrt\kappa t))^{d-1}}, the direction
-#'   uniformly, and draws outside the ball are rejected. Elsewhere
-#'   Metropolis-Hastings ([mcmc_control()]).
+#'   uniformly, and draws outside the ball are rejected. When sigma exceeds
+#'   the radius (few Gamma draws would land in the ball) the proposal is
+#'   uniform on the ball instead, accepted with probability
+#'   \eqn{\exp(-(d(\eta, y) - d_{min})/\sigma) \ge e^{-2r/\sigma}}.
+#'   Elsewhere Metropolis-Hastings ([mcmc_control()]).
 #' * `rkng()`: the K-norm gradient law
 #'   \eqn{\propto \exp(-\|n^{-1}\sum_i Log_y(x_i)\|_y/\sigma)} on the ball
 #'   (Soto et al. 2022). Exact on flat manifolds, where it is the Riemannian
