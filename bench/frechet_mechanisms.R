@@ -11,24 +11,14 @@
 # Prints figures and ratios measured in this run; asserts nothing.
 
 suppressPackageStartupMessages(library(dpmanifold))
+bench_dir <- (function() {
+  a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "bench"
+})()
+source(file.path(bench_dir, "bench-utils.R"))
 set.seed(1)
 
-time_it <- function(f, min_time = 0.3) {
-  f()
-  reps <- 1L
-  repeat {
-    t0 <- proc.time()[["elapsed"]]
-    for (i in seq_len(reps)) f()
-    el <- proc.time()[["elapsed"]] - t0
-    if (el >= min_time || reps >= 2^20) return(el / reps)
-    reps <- reps * 2L
-  }
-}
 
-sym_fun <- function(A, f) {
-  e <- eigen(A, symmetric = TRUE)
-  e$vectors %*% (f(e$values) * t(e$vectors))
-}
 # affine-invariant geometry in plain R (eigen-based)
 ai_exp <- function(p, v) {
   e <- eigen(p, symmetric = TRUE)

@@ -7,30 +7,17 @@
 # Prints calls per second and ratios measured in this run; asserts nothing.
 
 suppressPackageStartupMessages(library(dpmanifold))
+bench_dir <- (function() {
+  a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
+  if (length(a)) dirname(sub("^--file=", "", a[1])) else "bench"
+})()
+source(file.path(bench_dir, "bench-utils.R"))
 set.seed(1)
 N <- 1e4          # points per vectorised call
 N_SCALAR <- 2000  # single-point calls for the scalar API
 
-# Seconds per evaluation of f(): repeat in batches (doubling) until a batch
-# takes at least min_time, so that fast calls are not below the timer's
-# resolution.
-time_it <- function(f, min_time = 0.2) {
-  f()  # warm-up
-  reps <- 1L
-  repeat {
-    t0 <- proc.time()[["elapsed"]]
-    for (i in seq_len(reps)) f()
-    el <- proc.time()[["elapsed"]] - t0
-    if (el >= min_time || reps >= 2^20) return(el / reps)
-    reps <- reps * 2L
-  }
-}
 
 # ---------------------------------------------------------------- plain R
-sym_fun <- function(A, f) {
-  e <- eigen(A, symmetric = TRUE)
-  e$vectors %*% (f(e$values) * t(e$vectors))
-}
 
 # k x 2 x n preshapes as a complex k x n matrix
 cplx <- function(P) matrix(P[, 1, ] + 1i * P[, 2, ], dim(P)[1])
