@@ -41,6 +41,14 @@
 #' @param x_range Public covariate range. Missing: `range(x)`, with the
 #'   warning.
 #' @param method `"joint"` or `"sequential"`.
+#' @param p_radius,v_bound Public bounds of the sampler's domain: the
+#'   footpoint is kept within `p_radius` of `center` and the shooting vector
+#'   within norm `v_bound`. Defaults R = radius + tau and V = 2 (radius + tau)
+#'   (Kulkarni and Soto, appendix C). Smaller values, known from the design
+#'   of a study (e.g. the largest plausible change over `x_range`), keep the
+#'   KNG law away from the large region where most residuals are clipped and
+#'   its density is flat; larger values are refused, since the sensitivities
+#'   assume them.
 #' @param mcmc Sampler settings, see [mcmc_control()]. The default, 2000
 #'   burn-in and 2000 further steps, gave the same distribution of released
 #'   gradient norms as chains ten times longer on the sphere examples of the
@@ -65,6 +73,7 @@
 #' @export
 dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, radius = NULL,
                                    x_range = NULL, method = c("joint", "sequential"),
+                                   p_radius = NULL, v_bound = NULL,
                                    mcmc = mcmc_control(burnin = 2000, steps = 2000),
                                    return_nonprivate = FALSE) {
   cl <- match.call()
@@ -89,8 +98,8 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     inferred <- c(inferred, "tau")
   }
   check_positive_number(tau, "tau")
-  R <- b$radius + tau
-  V <- 2 * (b$radius + tau)
+  R <- domain_bound(p_radius, b$radius + tau, "p_radius")
+  V <- domain_bound(v_bound, 2 * (b$radius + tau), "v_bound")
   sens <- regression_sensitivity(M, tau, b$radius, n)
 
   if (method == "joint" && inherits(M, "euclidean")) {
@@ -135,6 +144,15 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                   tau = tau, R = R, v_bound = V, x_range = xs$range, inferred = inferred),
     clipped = c(y = b$clipped, x = xs$clamped), n = n, diagnostics = out$diagnostics,
     nonprivate = nonprivate, call = cl, method = method)
+}
+
+domain_bound <- function(value, default, arg, call = sys.call(-1)) {
+  if (is.null(value)) return(default)
+  check_positive_number(value, arg, call = call)
+  if (value > default * (1 + 1e-12)) {
+    abort_arg(arg, sprintf("is %.4g but may not exceed %.4g (the sensitivities assume the default domain)", value, default), call)
+  }
+  value
 }
 
 resolve_regression_epsilon <- function(epsilon, method, call = sys.call(-1)) {
