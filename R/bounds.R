@@ -21,8 +21,10 @@
 #'          dpmanifold_privacy_leak = function(w) conditionMessage(w))
 NULL
 
-warn_privacy_leak <- function(what, call = sys.call(-1)) {
-  msg <- sprintf("%s taken from the data: this release is NOT differentially private. Pass it as a public input.", what)
+warn_privacy_leak <- function(what, call = sys.call(-1), msg = NULL) {
+  if (is.null(msg)) {
+    msg <- sprintf("%s taken from the data: this release is NOT differentially private. Pass it as a public input.", what)
+  }
   warning(structure(class = c("dpmanifold_privacy_leak", "warning", "condition"),
                     list(message = msg, call = call)))
 }

@@ -97,7 +97,10 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = c("kng", "laplace", "wrap
   if (mechanism %in% c("kng", "laplace")) {
     Delta <- frechet_sensitivity(M, b$radius, n, mechanism)
     sigma <- if (isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps
-    if (isTRUE(seed_scale)) warn_privacy_leak("`seed_scale = TRUE`: sigma = Delta/epsilon, whose normalising constant depends on the data,")
+    if (isTRUE(seed_scale)) {
+      warn_privacy_leak(msg = paste("`seed_scale = TRUE` uses sigma = Delta/epsilon, but the normalising constant",
+                                    "of this mechanism depends on the data: the release is NOT epsilon-DP."))
+    }
     settings <- mcmc_settings(mcmc, 1L)
     res <- if (mechanism == "kng") {
       flat <- if (M$kappa_max == 0 && M$kappa_min == 0) fm()
