@@ -12,23 +12,34 @@ namespace dpmanifold {
 
 namespace spd_ops {
 
+// k x k matrices with k fixed at compile time (K = 2..6, no heap
+// allocation) or Eigen::Dynamic; the helpers below work for both.
+template <int K>
+using MatK = Eigen::Matrix<double, K, K>;
+
+template <class M>
 struct SymEig {
-  Vec d;  // eigenvalues, ascending
-  Mat U;  // orthonormal eigenvectors
+  using VecType = Eigen::Matrix<double, M::RowsAtCompileTime, 1>;
+  VecType d;  // eigenvalues, ascending
+  M U;        // orthonormal eigenvectors
 };
 
-inline SymEig sym_eig(const Mat& A) {
-  Eigen::SelfAdjointEigenSolver<Mat> es(0.5 * (A + A.transpose()));
+template <class M>
+inline SymEig<M> sym_eig(const M& A) {
+  Eigen::SelfAdjointEigenSolver<M> es(0.5 * (A + A.transpose()));
   return {es.eigenvalues(), es.eigenvectors()};
 }
-template <class F>
-inline Mat sym_fun(const SymEig& e, F f) {
-  Vec fd = e.d.unaryExpr(f);
+template <class M, class F>
+inline M sym_fun(const SymEig<M>& e, F f) {
+  typename SymEig<M>::VecType fd = e.d.unaryExpr(f);
   return e.U * fd.asDiagonal() * e.U.transpose();
 }
-inline Mat as_mat(const Vec& v, int k) { return Eigen::Map<const Mat>(v.data(), k, k); }
-inline Vec as_vec(const Mat& m) { return Eigen::Map<const Vec>(m.data(), m.size()); }
-inline Mat symmetrize(const Mat& m) { return 0.5 * (m + m.transpose()); }
+template <class M>
+inline M as_mat(const Vec& v, int k) { return Eigen::Map<const M>(v.data(), k, k); }
+template <class M>
+inline Vec as_vec(const M& m) { return Eigen::Map<const Vec>(m.data(), m.size()); }
+template <class M>
+inline M symmetrize(const M& m) { return 0.5 * (m + m.transpose()); }
 
 // log(1 + r) / r, accurate for small r.
 inline double log1p_ratio(double r) {
@@ -39,27 +50,30 @@ inline double expm1_ratio(double x) {
   return std::fabs(x) < 1e-8 ? 1.0 + x / 2.0 : std::expm1(x) / x;
 }
 // Daleckii-Krein: derivative of the matrix logarithm at p = U diag(d) U^T.
-inline Mat dlog(const SymEig& e, const Mat& H) {
+template <class M>
+inline M dlog(const SymEig<M>& e, const M& H) {
   const int k = static_cast<int>(e.d.size());
-  Mat Ht = e.U.transpose() * H * e.U;
+  M Ht = e.U.transpose() * H * e.U;
   for (int j = 0; j < k; ++j)
     for (int i = 0; i < k; ++i) {
       double r = (e.d(i) - e.d(j)) / e.d(j);
       Ht(i, j) *= log1p_ratio(r) / e.d(j);
     }
-  return symmetrize(e.U * Ht * e.U.transpose());
+  return symmetrize<M>(e.U * Ht * e.U.transpose());
 }
 // Derivative of the matrix exponential at X = U diag(a) U^T.
-inline Mat dexp(const Vec& a, const Mat& U, const Mat& H) {
+template <class M>
+inline M dexp(const typename SymEig<M>::VecType& a, const M& U, const M& H) {
   const int k = static_cast<int>(a.size());
-  Mat Ht = U.transpose() * H * U;
+  M Ht = U.transpose() * H * U;
   for (int j = 0; j < k; ++j)
     for (int i = 0; i < k; ++i) Ht(i, j) *= std::exp(a(j)) * expm1_ratio(a(i) - a(j));
-  return symmetrize(U * Ht * U.transpose());
+  return symmetrize<M>(U * Ht * U.transpose());
 }
 // Isotropic standard Gaussian symmetric matrix for the Frobenius product.
-inline Mat random_sym(int k, Rng& rng) {
-  Mat S(k, k);
+template <class M>
+inline M random_sym(int k, Rng& rng) {
+  M S = M::Zero(k, k);
   for (int j = 0; j < k; ++j) {
     S(j, j) = rng.normal();
     for (int i = j + 1; i < k; ++i) S(i, j) = S(j, i) = rng.normal() / std::sqrt(2.0);
@@ -67,16 +81,17 @@ inline Mat random_sym(int k, Rng& rng) {
   return S;
 }
 // Frobenius-orthonormal basis of Sym(k): diagonal units, then (E_ij + E_ji)/sqrt 2.
-inline std::vector<Mat> sym_basis(int k) {
-  std::vector<Mat> B;
+template <class M>
+inline std::vector<M, Eigen::aligned_allocator<M>> sym_basis(int k) {
+  std::vector<M, Eigen::aligned_allocator<M>> B;
   for (int i = 0; i < k; ++i) {
-    Mat E = Mat::Zero(k, k);
+    M E = M::Zero(k, k);
     E(i, i) = 1.0;
     B.push_back(E);
   }
   for (int j = 0; j < k; ++j)
     for (int i = j + 1; i < k; ++i) {
-      Mat E = Mat::Zero(k, k);
+      M E = M::Zero(k, k);
       E(i, j) = E(j, i) = 1.0 / std::sqrt(2.0);
       B.push_back(E);
     }
@@ -86,10 +101,17 @@ inline std::vector<Mat> sym_basis(int k) {
 }  // namespace spd_ops
 
 // What both metrics share: the set, its checks, projections, random points.
-class SPDSpace : public Manifold {
+// K is the matrix size when fixed at compile time (see make_manifold),
+// Eigen::Dynamic otherwise; the runtime size k must agree with it.
+template <int K>
+class SPDSpaceT : public Manifold {
  public:
-  explicit SPDSpace(int k) : k_(k) {
+  using M = spd_ops::MatK<K>;
+  using EigVec = typename spd_ops::SymEig<M>::VecType;
+
+  explicit SPDSpaceT(int k) : k_(k) {
     if (k < 1) throw std::invalid_argument("k must be a positive integer");
+    if (K != Eigen::Dynamic && k != K) throw std::invalid_argument("SPD size does not match K");
   }
   int dim() const override { return k_ * (k_ + 1) / 2; }
   int ambient_dim() const override { return k_ * k_; }
@@ -98,31 +120,34 @@ class SPDSpace : public Manifold {
   }
   std::string check_point(const Vec& p, double tol) const override {
     if (p.size() != k_ * k_) return "has the wrong dimensions";
-    Mat P = spd_ops::as_mat(p, k_);
+    M P = mat(p);
     if ((P - P.transpose()).norm() > tol * std::max(1.0, P.norm())) return "is not symmetric";
-    Eigen::LLT<Mat> llt(spd_ops::symmetrize(P));
+    Eigen::LLT<M> llt(spd_ops::symmetrize<M>(P));
     if (llt.info() != Eigen::Success) return "is not positive definite";
-    Vec l = Mat(llt.matrixL()).diagonal();
+    EigVec l = M(llt.matrixL()).diagonal();
     if (!(l.minCoeff() > 0.0)) return "is not positive definite";
     if (l.minCoeff() < 1e-7 * l.maxCoeff()) return "is numerically singular";
     return "";
   }
   Vec project_point(const Vec& x) const override {
-    return spd_ops::as_vec(spd_ops::symmetrize(spd_ops::as_mat(x, k_)));
+    return spd_ops::as_vec(spd_ops::symmetrize<M>(mat(x)));
   }
   Vec project_tangent(const Vec&, const Vec& v) const override {
-    return spd_ops::as_vec(spd_ops::symmetrize(spd_ops::as_mat(v, k_)));
+    return spd_ops::as_vec(spd_ops::symmetrize<M>(mat(v)));
   }
   // Exp of an isotropic standard Gaussian symmetric matrix.
   Vec random_point(Rng& rng) const override {
-    auto e = spd_ops::sym_eig(spd_ops::random_sym(k_, rng));
+    auto e = spd_ops::sym_eig<M>(spd_ops::random_sym<M>(k_, rng));
     return spd_ops::as_vec(spd_ops::sym_fun(e, [](double x) { return std::exp(x); }));
   }
   int size() const { return k_; }
 
  protected:
+  // a flat point or tangent vector as a k x k matrix
+  M mat(const Vec& v) const { return spd_ops::as_mat<M>(v, k_); }
   int k_;
 };
+using SPDSpace = SPDSpaceT<Eigen::Dynamic>;
 
 // Affine-invariant metric <u, v>_p = tr(p^-1 u p^-1 v): Hadamard, K in [-1/2, 0].
 //
@@ -132,52 +157,58 @@ class SPDSpace : public Manifold {
 // w -> E w E^T with E = g Exp(g^-1 v g^-T / 2) g^-1. We take g the Cholesky
 // factor (a triangular solve instead of a second eigendecomposition for
 // p^1/2); the results are the same as with g = p^1/2.
-class SPDAffineInvariant : public SPDSpace {
+template <int K>
+class SPDAffineInvariantT : public SPDSpaceT<K> {
+  using Base = SPDSpaceT<K>;
+  using typename Base::M;
+  using Base::k_;
+  using Base::mat;
+
  public:
-  using SPDSpace::SPDSpace;
+  using Base::Base;
   std::string name() const override { return "spd_affine_invariant"; }
   double kappa_min() const override { return -0.5; }
   double kappa_max() const override { return 0.0; }
 
   Vec exp(const Vec& p, const Vec& v) const override {
-    Frame g(p, k_);
-    Mat X = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_))),
-                             [](double x) { return std::exp(x); });
+    Frame g(mat(p));
+    M X = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))),
+                           [](double x) { return std::exp(x); });
     return spd_ops::as_vec(g.color(X));
   }
   Vec log(const Vec& p, const Vec& q) const override {
-    Frame g(p, k_);
-    Mat X = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(q, k_))),
-                             [](double x) { return std::log(x); });
+    Frame g(mat(p));
+    M X = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(q))),
+                           [](double x) { return std::log(x); });
     return spd_ops::as_vec(g.color(X));
   }
   double dist(const Vec& p, const Vec& q) const override {
-    return Frame(p, k_).dist_to(spd_ops::as_mat(q, k_));
+    return Frame(mat(p)).dist_to(mat(q));
   }
   std::function<double(const Vec&)> dist_from(const Vec& p) const override {
-    auto g = std::make_shared<Frame>(p, k_);
+    std::shared_ptr<Frame> g(new Frame(mat(p)));
     int k = k_;
-    return [g, k](const Vec& q) { return g->dist_to(spd_ops::as_mat(q, k)); };
+    return [g, k](const Vec& q) { return g->dist_to(spd_ops::as_mat<M>(q, k)); };
   }
   double inner(const Vec& p, const Vec& u, const Vec& v) const override {
-    Frame g(p, k_);
-    return g.whiten(spd_ops::as_mat(u, k_)).cwiseProduct(g.whiten(spd_ops::as_mat(v, k_))).sum();
+    Frame g(mat(p));
+    return g.whiten(mat(u)).cwiseProduct(g.whiten(mat(v))).sum();
   }
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
-    Frame g(p, k_);
-    Mat H = spd_ops::sym_fun(spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_))),
-                             [](double x) { return std::exp(0.5 * x); });
+    Frame g(mat(p));
+    M H = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))),
+                           [](double x) { return std::exp(0.5 * x); });
     // E w E^T = g H (g^-1 w g^-T) H g^T
-    return spd_ops::as_vec(g.color(H * g.whiten(spd_ops::as_mat(w, k_)) * H));
+    return spd_ops::as_vec(g.color(H * g.whiten(mat(w)) * H));
   }
   // In whitened coordinates V = U diag(lambda) U^T, the component of w along
   // U E_ij U^T has curvature eigenvalue -(lambda_i - lambda_j)^2 / (4 L^2).
   Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    Frame g(p, k_);
-    auto e = spd_ops::sym_eig(g.whiten(spd_ops::as_mat(v, k_)));
+    Frame g(mat(p));
+    auto e = spd_ops::sym_eig<M>(g.whiten(mat(v)));
     double L = e.d.norm();
-    Mat Wt = e.U.transpose() * g.whiten(spd_ops::as_mat(w, k_)) * e.U;
+    M Wt = e.U.transpose() * g.whiten(mat(w)) * e.U;
     for (int j = 0; j < k_; ++j)
       for (int i = 0; i < k_; ++i) {
         double gap = e.d(i) - e.d(j);
@@ -187,109 +218,117 @@ class SPDAffineInvariant : public SPDSpace {
     return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose()));
   }
   Mat tangent_basis(const Vec& p) const override {
-    Frame g(p, k_);
-    auto B = spd_ops::sym_basis(k_);
+    Frame g(mat(p));
+    auto B = spd_ops::sym_basis<M>(k_);
     Mat out(k_ * k_, B.size());
     for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(g.color(B[i]));
     return out;
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
-    return spd_ops::as_vec(Frame(p, k_).color(spd_ops::random_sym(k_, rng)));
+    return spd_ops::as_vec(Frame(mat(p)).color(spd_ops::random_sym<M>(k_, rng)));
   }
   // xi = g Z g^T whitens back to Z, so exp_x(s xi) = g Exp(s Z) g^T.
   Vec random_step(const Vec& x, double step, Rng& rng) const override {
-    Frame g(x, k_);
-    Mat Z = step * spd_ops::random_sym(k_, rng);
+    Frame g(mat(x));
+    M Z = step * spd_ops::random_sym<M>(k_, rng);
     return spd_ops::as_vec(
-        g.color(spd_ops::sym_fun(spd_ops::sym_eig(Z), [](double t) { return std::exp(t); })));
+        g.color(spd_ops::sym_fun(spd_ops::sym_eig<M>(Z), [](double t) { return std::exp(t); })));
   }
 
  private:
   // p = g g^T with g lower triangular (Cholesky).
   struct Frame {
-    Mat g;
-    Frame(const Vec& p, int k) : g(Eigen::LLT<Mat>(spd_ops::as_mat(p, k)).matrixL()) {}
+    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
+    M g;
+    explicit Frame(const M& p) : g(Eigen::LLT<M>(p).matrixL()) {}
     // g^-1 X g^-T, symmetrised
-    Mat whiten(const Mat& X) const {
-      auto L = g.triangularView<Eigen::Lower>();
-      Mat A = L.solve(X);
-      Mat B = L.solve(A.transpose());
-      return spd_ops::symmetrize(B);
+    M whiten(const M& X) const {
+      auto L = g.template triangularView<Eigen::Lower>();
+      M A = L.solve(X);
+      M B = L.solve(A.transpose());
+      return spd_ops::symmetrize<M>(B);
     }
     // g X g^T, symmetrised
-    Mat color(const Mat& X) const {
-      auto L = g.triangularView<Eigen::Lower>();
-      Mat A = L * X;
-      Mat B = L * A.transpose();
-      return spd_ops::symmetrize(B);
+    M color(const M& X) const {
+      auto L = g.template triangularView<Eigen::Lower>();
+      M A = L * X;
+      M B = L * A.transpose();
+      return spd_ops::symmetrize<M>(B);
     }
-    double dist_to(const Mat& Q) const {
-      Eigen::SelfAdjointEigenSolver<Mat> es(whiten(Q), Eigen::EigenvaluesOnly);
+    double dist_to(const M& Q) const {
+      Eigen::SelfAdjointEigenSolver<M> es(whiten(Q), Eigen::EigenvaluesOnly);
       return es.eigenvalues().array().log().matrix().norm();
     }
   };
 };
+using SPDAffineInvariant = SPDAffineInvariantT<Eigen::Dynamic>;
 
 // Log-Euclidean metric: the pull-back of the Frobenius product by the matrix
 // logarithm. Flat (K = 0); in log coordinates every operation is Euclidean.
-class SPDLogEuclidean : public SPDSpace {
+template <int K>
+class SPDLogEuclideanT : public SPDSpaceT<K> {
+  using Base = SPDSpaceT<K>;
+  using typename Base::M;
+  using typename Base::EigVec;
+  using Base::k_;
+  using Base::mat;
+
  public:
-  using SPDSpace::SPDSpace;
+  using Base::Base;
   std::string name() const override { return "spd_log_euclidean"; }
   double kappa_min() const override { return 0.0; }
   double kappa_max() const override { return 0.0; }
   double constant_curvature() const override { return 0.0; }
 
-  Mat mat_log(const Vec& p) const {
-    return spd_ops::sym_fun(spd_ops::sym_eig(spd_ops::as_mat(p, k_)),
-                            [](double x) { return std::log(x); });
+  M mat_log(const Vec& p) const {
+    return spd_ops::sym_fun(spd_ops::sym_eig<M>(mat(p)), [](double x) { return std::log(x); });
   }
   Vec exp(const Vec& p, const Vec& v) const override {
-    auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
-    Mat X = spd_ops::sym_fun(e, [](double x) { return std::log(x); }) +
-            spd_ops::dlog(e, spd_ops::as_mat(v, k_));
+    auto e = spd_ops::sym_eig<M>(mat(p));
+    M X = spd_ops::sym_fun(e, [](double x) { return std::log(x); }) + spd_ops::dlog(e, mat(v));
     return spd_ops::as_vec(
-        spd_ops::sym_fun(spd_ops::sym_eig(X), [](double x) { return std::exp(x); }));
+        spd_ops::sym_fun(spd_ops::sym_eig<M>(X), [](double x) { return std::exp(x); }));
   }
   Vec log(const Vec& p, const Vec& q) const override {
-    auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
-    Vec a = e.d.array().log();
-    Mat H = mat_log(q) - e.U * a.asDiagonal() * e.U.transpose();
-    return spd_ops::as_vec(spd_ops::dexp(a, e.U, H));
+    auto e = spd_ops::sym_eig<M>(mat(p));
+    EigVec a = e.d.array().log();
+    M H = mat_log(q) - e.U * a.asDiagonal() * e.U.transpose();
+    return spd_ops::as_vec(spd_ops::dexp<M>(a, e.U, H));
   }
   double dist(const Vec& p, const Vec& q) const override {
     return (mat_log(p) - mat_log(q)).norm();
   }
   double inner(const Vec& p, const Vec& u, const Vec& v) const override {
-    auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
-    Mat A = spd_ops::dlog(e, spd_ops::as_mat(u, k_));
-    Mat B = spd_ops::dlog(e, spd_ops::as_mat(v, k_));
+    auto e = spd_ops::sym_eig<M>(mat(p));
+    M A = spd_ops::dlog(e, mat(u));
+    M B = spd_ops::dlog(e, mat(v));
     return A.cwiseProduct(B).sum();
   }
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
-    auto ep = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
-    Mat H = spd_ops::dlog(ep, spd_ops::as_mat(w, k_));
-    auto eq = spd_ops::sym_eig(spd_ops::as_mat(exp(p, v), k_));
-    return spd_ops::as_vec(spd_ops::dexp(eq.d.array().log(), eq.U, H));
+    auto ep = spd_ops::sym_eig<M>(mat(p));
+    M H = spd_ops::dlog(ep, mat(w));
+    auto eq = spd_ops::sym_eig<M>(mat(exp(p, v)));
+    return spd_ops::as_vec(spd_ops::dexp<M>(eq.d.array().log(), eq.U, H));
   }
   Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    return f(0.0, norm(p, v)) * w;
+    return f(0.0, this->norm(p, v)) * w;
   }
   Mat tangent_basis(const Vec& p) const override {
-    auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
-    Vec a = e.d.array().log();
-    auto B = spd_ops::sym_basis(k_);
+    auto e = spd_ops::sym_eig<M>(mat(p));
+    EigVec a = e.d.array().log();
+    auto B = spd_ops::sym_basis<M>(k_);
     Mat out(k_ * k_, B.size());
-    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(spd_ops::dexp(a, e.U, B[i]));
+    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(spd_ops::dexp<M>(a, e.U, B[i]));
     return out;
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
-    auto e = spd_ops::sym_eig(spd_ops::as_mat(p, k_));
+    auto e = spd_ops::sym_eig<M>(mat(p));
     return spd_ops::as_vec(
-        spd_ops::dexp(e.d.array().log(), e.U, spd_ops::random_sym(k_, rng)));
+        spd_ops::dexp<M>(e.d.array().log(), e.U, spd_ops::random_sym<M>(k_, rng)));
   }
 };
+using SPDLogEuclidean = SPDLogEuclideanT<Eigen::Dynamic>;
 
 }  // namespace dpmanifold
 
