@@ -5,7 +5,10 @@
 
 #include <RcppEigen.h>
 
-#include <dpmanifold_core/factory.hpp>
+#include <memory>
+
+#include <dpmanifold_core/kendall.hpp>
+#include <dpmanifold_core/manifold.hpp>
 #include <dpmanifold_core/jacobi.hpp>
 #include <dpmanifold_core/frechet_mean.hpp>
 #include <dpmanifold_core/samplers.hpp>
@@ -22,11 +25,9 @@ class RRng : public dpm::Rng {
   double gamma(double shape, double scale) override { return R::rgamma(shape, scale); }
 };
 
-inline std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M) {
-  std::string type = Rcpp::as<std::string>(M["type"]);
-  int size = Rcpp::as<int>(M["size"]);
-  return dpm::make_manifold(type, size);
-}
+// Defined in manifold_factory.cpp, the only translation unit that includes
+// factory.hpp (so the size-specialised SPD classes are compiled once).
+std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M);
 
 // Column j of an ambient x n matrix, recycling a single column.
 inline Eigen::VectorXd col_recycled(const Eigen::MatrixXd& X, int j) {
