@@ -489,3 +489,39 @@ quakes_directions <- function() {
   list(directions = X,
        covariates = data.frame(depth = q$depth, mag = q$mag, stations = q$stations, lat = q$lat, long = q$long))
 }
+
+#' Apparent polar wander path, Triassic to Jurassic
+#'
+#' Palaeomagnetic pole positions of the late Triassic and Jurassic (243 to
+#' 144 million years ago): 14 North American poles and 17 poles from other
+#' cratons rotated into North American coordinates (Kent and Irving 2010),
+#' as shipped by the CRAN package `spheresmooth` (data set `apw_spherical`,
+#' GPL (>= 2), by Jhong, Koo, Lee and Bak). The classic example of a
+#' direction that moves along a path on the sphere with a covariate (age):
+#' geodesic regression of pole position on time. Use
+#' `polar_wander_directions()` for unit vectors in \eqn{R^3}.
+#'
+#' @format A data frame with 31 rows:
+#' \describe{
+#'   \item{time}{age rescaled to \[0, 1\] by the source over 243-144 Ma}
+#'   \item{latitude, longitude}{pole position in radians}
+#' }
+#' @source `spheresmooth::apw_spherical` (GPL (>= 2)); Kent, D. V. and
+#'   Irving, E. (2010), Influence of inclination error in sedimentary rocks
+#'   on the Triassic and Jurassic apparent pole wander path for North America
+#'   and implications for Cordilleran tectonics, J. Geophys. Res. 115, B10103.
+#' @examples
+#' X <- polar_wander_directions()
+#' fit <- geodesic_regression(sphere(2), polar_wander$time, X)
+#' fit$r_squared
+"polar_wander"
+
+#' @rdname polar_wander
+#' @return `polar_wander_directions()`: a 31 x 3 matrix of unit vectors.
+#' @export
+polar_wander_directions <- function() {
+  pw <- dpmanifold::polar_wander
+  X <- cbind(x = cos(pw$latitude) * cos(pw$longitude), y = cos(pw$latitude) * sin(pw$longitude),
+             z = sin(pw$latitude))
+  X / sqrt(rowSums(X^2))
+}

@@ -226,3 +226,16 @@ test_that("quakes_directions gives unit vectors that map back to the epicentres"
   fm <- frechet_mean(sphere(2), X)
   expect_true(fm$converged)
 })
+
+test_that("the shipped polar wander path gives unit vectors along a clear path", {
+  expect_equal(dim(polar_wander), c(31L, 3L))
+  X <- polar_wander_directions()
+  expect_equal(rowSums(X^2), rep(1, 31), tolerance = 1e-12)
+  expect_equal(atan2(X[, 2], X[, 1]) %% (2 * pi), polar_wander$longitude %% (2 * pi), tolerance = 1e-12)
+  fit <- geodesic_regression(sphere(2), polar_wander$time, X)
+  expect_true(fit$converged)
+  # the path bends (the source fits piecewise geodesics): one geodesic
+  # explains a fifth of the Frechet variance
+  expect_gt(fit$r_squared, 0.15)
+  expect_lt(fit$r_squared, 0.3)
+})
