@@ -19,9 +19,9 @@
 #'
 #' @param M A manifold, see [manifolds].
 #' @param radius Radius of the public ball holding the data.
-#' @param n Number of data points.
+#' @param n Number of data points (a vector gives one value per n).
 #' @param mechanism `"laplace"`, `"kng"` or `"wrapped"`.
-#' @return A number.
+#' @return `max_radius()`: a number; `frechet_sensitivity()`: one number per `n`.
 #' @examples
 #' max_radius(sphere(2))
 #' frechet_sensitivity(sphere(2), pi / 8, 50, "kng")
@@ -39,7 +39,7 @@ frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "w
   check_manifold(M)
   mechanism <- match.arg(mechanism)
   check_radius(M, radius)
-  n <- check_count(n, "n")
+  n <- check_sizes(n)
   if (mechanism == "wrapped") {
     if (!M$hadamard) abort_arg("M", "must be a Hadamard manifold (spd() or euclidean()) for wrapped mechanisms")
     return(2 * radius / n)

@@ -48,3 +48,10 @@ check_count <- function(n, arg, min = 1L, call = sys.call(-1)) {
 # Default membership tolerance: data read from files carry rounding, so we
 # accept points within 1e-6 of the manifold and then project them exactly.
 .dpm_tol <- 1e-6
+
+# Sample sizes: whole numbers >= 1, vectorised (sensitivities over several n).
+check_sizes <- function(n, arg = "n", call = sys.call(-1)) {
+  ok <- is.numeric(n) && length(n) >= 1L && all(!is.na(n)) && all(n >= 1) && all(n == round(n))
+  if (!ok) abort_arg(arg, "must be whole numbers >= 1", call)
+  as.numeric(n)
+}
