@@ -78,7 +78,8 @@ plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("fa
   basis <- sphere_view_basis(view)
   .dpm_plot$sphere <- list(basis = basis, back = back)
   graphics::plot.new()
-  graphics::plot.window(xlim = c(-1.05, 1.05), ylim = c(-1.05, 1.05), asp = 1)
+  # room above the globe for the legends the plot methods add top-right
+  graphics::plot.window(xlim = c(-1.05, 1.05), ylim = c(-1.05, 1.6), asp = 1)
   tt <- seq(0, 2 * pi, length.out = 361)
   graphics::polygon(cos(tt), sin(tt), col = "grey97", border = NA)
   if (graticule > 0) {
