@@ -13,10 +13,6 @@ cpp_check_tangents <- function(M, P, V, tol) {
     .Call(`_dpmanifold_cpp_check_tangents`, M, P, V, tol)
 }
 
-cpp_project_point <- function(M, X) {
-    .Call(`_dpmanifold_cpp_project_point`, M, X)
-}
-
 cpp_binary_op <- function(M, op, A, B) {
     .Call(`_dpmanifold_cpp_binary_op`, M, op, A, B)
 }

@@ -50,18 +50,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_project_point
-MatrixXd cpp_project_point(Rcpp::List M, MatrixXd X);
-RcppExport SEXP _dpmanifold_cpp_project_point(SEXP MSEXP, SEXP XSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_project_point(M, X));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_binary_op
 MatrixXd cpp_binary_op(Rcpp::List M, std::string op, MatrixXd A, MatrixXd B);
 RcppExport SEXP _dpmanifold_cpp_binary_op(SEXP MSEXP, SEXP opSEXP, SEXP ASEXP, SEXP BSEXP) {
@@ -414,7 +402,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
     {"_dpmanifold_cpp_check_points", (DL_FUNC) &_dpmanifold_cpp_check_points, 3},
     {"_dpmanifold_cpp_check_tangents", (DL_FUNC) &_dpmanifold_cpp_check_tangents, 4},
-    {"_dpmanifold_cpp_project_point", (DL_FUNC) &_dpmanifold_cpp_project_point, 2},
     {"_dpmanifold_cpp_binary_op", (DL_FUNC) &_dpmanifold_cpp_binary_op, 4},
     {"_dpmanifold_cpp_dist", (DL_FUNC) &_dpmanifold_cpp_dist, 3},
     {"_dpmanifold_cpp_dist_matrix", (DL_FUNC) &_dpmanifold_cpp_dist_matrix, 3},

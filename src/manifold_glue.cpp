@@ -34,14 +34,6 @@ Rcpp::CharacterVector cpp_check_tangents(Rcpp::List M, MatrixXd P, MatrixXd V, d
   return out;
 }
 
-// [[Rcpp::export]]
-MatrixXd cpp_project_point(Rcpp::List M, MatrixXd X) {
-  auto m = manifold_from_r(M);
-  MatrixXd out(X.rows(), X.cols());
-  for (int j = 0; j < X.cols(); ++j) out.col(j) = m->project_point(X.col(j));
-  return out;
-}
-
 // Binary operations returning a vector: op is one of exp, log, project,
 // transport_along.
 // [[Rcpp::export]]

@@ -144,11 +144,6 @@ class Manifold {
   virtual Vec random_point(Rng& rng) const = 0;
 };
 
-// Unit-speed-safe geodesic point: exp_p(t v).
-inline Vec geodesic_point(const Manifold& M, const Vec& p, const Vec& v, double t) {
-  return M.exp(p, t * v);
-}
-
 }  // namespace dpmanifold
 
 #endif
