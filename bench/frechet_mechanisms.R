@@ -11,11 +11,8 @@
 # Prints figures and ratios measured in this run; asserts nothing.
 
 suppressPackageStartupMessages(library(dpmanifold))
-bench_dir <- (function() {
-  a <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  if (length(a)) dirname(sub("^--file=", "", a[1])) else "bench"
-})()
-source(file.path(bench_dir, "bench-utils.R"))
+# bench-utils.R sits beside this script (run as `Rscript bench/<name>.R`)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "bench-utils.R"))
 set.seed(1)
 
 
