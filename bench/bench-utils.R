@@ -21,3 +21,15 @@ sym_fun <- function(A, f) {
   e <- eigen(A, symmetric = TRUE)
   e$vectors %*% (f(e$values) * t(e$vectors))
 }
+
+# Seconds per evaluation of each function in the named list `fs`, measured
+# in `rounds` interleaved rounds, keeping each function's fastest round: on a
+# shared machine load comes and goes, and the minimum is the least-disturbed
+# figure for every contender alike.
+time_min <- function(fs, rounds = 5, min_time = 0.2) {
+  out <- matrix(NA_real_, rounds, length(fs))
+  for (r in seq_len(rounds)) {
+    for (i in seq_along(fs)) out[r, i] <- time_it(fs[[i]], min_time)
+  }
+  stats::setNames(apply(out, 2, min), names(fs))
+}

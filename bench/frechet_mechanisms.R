@@ -8,7 +8,8 @@
 #     (003 Table 1 reports 1.54 s in R for d = 15)
 # (c) KNG Metropolis-Hastings on S^2: log-map evaluations per second inside
 #     the chain next to the raw log-map throughput of the manifold.
-# Prints figures and ratios measured in this run; asserts nothing.
+# Prints figures and ratios measured in this run (each contender's fastest
+# of several interleaved rounds, see time_min()); asserts nothing.
 
 suppressPackageStartupMessages(library(dpmanifold))
 # bench-utils.R sits beside this script (run as `Rscript bench/<name>.R`)
@@ -72,10 +73,13 @@ cat("(a) exponential-wrapped draws on SPD(5), affine-invariant (003 Algorithm 1)
 for (kind in c("laplace", "gaussian")) {
   rfun <- if (kind == "laplace") rwrapped_laplace else rwrapped_gaussian
   n_big <- 1000
-  t_pkg1 <- time_it(function() rfun(P5, 1, xbar, sigma, footpoint = p0))
-  t_pkgN <- time_it(function() rfun(P5, n_big, xbar, sigma, footpoint = p0)) / n_big
-  t_pl1 <- time_it(function() plain_wrapped(1, kind))
-  t_plN <- time_it(function() plain_wrapped(200, kind)) / 200
+  tt <- time_min(list(
+    pkg1 = function() rfun(P5, 1, xbar, sigma, footpoint = p0),
+    pkgN = function() rfun(P5, n_big, xbar, sigma, footpoint = p0),
+    pl1 = function() plain_wrapped(1, kind),
+    plN = function() plain_wrapped(200, kind)))
+  t_pkg1 <- tt[["pkg1"]]; t_pkgN <- tt[["pkgN"]] / n_big
+  t_pl1 <- tt[["pl1"]]; t_plN <- tt[["plN"]] / 200
   cat(sprintf("  %-8s one release per call: package %8.1f us, plain R %8.1f us, ratio %6.1fx\n",
               kind, 1e6 * t_pkg1, 1e6 * t_pl1, t_pl1 / t_pkg1))
   cat(sprintf("  %-8s per draw in batches:   package %8.2f us, plain R %8.1f us, ratio %6.1fx (basis and Log computed once in both)\n",
@@ -93,7 +97,6 @@ sig_l <- 0.2
 radius <- 2
 # the package: burn-in 5000 (tuning) + 5000 steps
 ctrl <- mcmc_control(burnin = steps / 2, steps = steps / 2)
-t_pkg <- time_it(function() rriemann_laplace(P5, 1, eta, sig_l, center = p0, radius = radius, mcmc = ctrl), min_time = 1)
 # plain R: the same chain (isotropic tangent proposal exp_x(s xi), rejection
 # outside B_r(p0), target -d(eta, y)/sigma, Robbins-Monro tuning of s in
 # batches of 50 during the first half)
@@ -119,7 +122,10 @@ plain_mh <- function(steps) {
   }
   x
 }
-t_pl <- time_it(function() plain_mh(steps), min_time = 1)
+tt <- time_min(list(
+  pkg = function() rriemann_laplace(P5, 1, eta, sig_l, center = p0, radius = radius, mcmc = ctrl),
+  plain = function() plain_mh(steps)), rounds = 3, min_time = 1)
+t_pkg <- tt[["pkg"]]; t_pl <- tt[["plain"]]
 cat(sprintf("(b) Riemannian Laplace Metropolis-Hastings on SPD(5), %d steps: package %.1f ms, plain R %.0f ms, ratio %.1fx (003 Table 1: 1.54 s in R)\n\n",
             steps, 1e3 * t_pkg, 1e3 * t_pl, t_pl / t_pkg))
 

@@ -62,11 +62,11 @@ MatrixXd cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpo
                       std::string kind) {
   auto m = manifold_from_r(M);
   RRng rng;
-  MatrixXd B = m->tangent_basis(footpoint);
-  VectorXd c = m->log(footpoint, mean);
+  auto exp_coords = m->exp_coords_from(footpoint);
+  VectorXd c = m->tangent_coords(footpoint, m->log(footpoint, mean));
   dpm::WrappedNoise k = kind == "laplace" ? dpm::WrappedNoise::laplace : dpm::WrappedNoise::gaussian;
   MatrixXd out(m->ambient_dim(), n);
-  for (int j = 0; j < n; ++j) out.col(j) = dpm::wrapped_draw(*m, footpoint, B, c, sigma, k, rng);
+  for (int j = 0; j < n; ++j) out.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng);
   return out;
 }
 

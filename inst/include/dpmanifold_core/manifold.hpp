@@ -127,6 +127,21 @@ class Manifold {
     return out;
   }
 
+  // Coordinates of v in tangent_basis(p).
+  Vec tangent_coords(const Vec& p, const Vec& v) const {
+    Mat B = tangent_basis(p);
+    Vec z(B.cols());
+    for (int i = 0; i < z.size(); ++i) z(i) = inner(p, B.col(i), v);
+    return z;
+  }
+  // Inverse normal coordinates at p, z -> exp_p(sum_i z_i b_i) with
+  // b = tangent_basis(p), prepared once for loops that map many coordinate
+  // vectors from one footpoint (the wrapped mechanisms).
+  virtual std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const {
+    Mat B = tangent_basis(p);
+    return [this, p, B](const Vec& z) { return exp(p, B * z); };
+  }
+
   // Isotropic standard Gaussian tangent vector at p (coordinates iid N(0,1)
   // in any orthonormal basis).
   virtual Vec random_tangent(const Vec& p, Rng& rng) const {

@@ -5,6 +5,7 @@
 #ifndef DPMANIFOLD_SAMPLERS_HPP
 #define DPMANIFOLD_SAMPLERS_HPP
 
+#include <type_traits>
 #include <vector>
 
 #include "manifold.hpp"
@@ -97,20 +98,19 @@ inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const
 }
 
 // ---------------------------------------------------------------------------
-// Wrapped mechanisms (Hadamard manifolds): perturb log_{p0}(mean) in
-// orthonormal coordinates of T_{p0}, map back with exp_{p0}.
+// Wrapped mechanisms (Hadamard manifolds), 003 Algorithm 1: perturb the
+// coordinates of log_{p0}(mean) in an orthonormal basis of T_{p0}, map back
+// with exp_{p0} (exp_coords = M.exp_coords_from(p0), center_coords =
+// M.tangent_coords(p0, log_{p0}(mean)), both prepared once).
 enum class WrappedNoise { laplace, gaussian };
 
-inline Vec wrapped_draw(const Manifold& M, const Vec& footpoint, const Mat& basis,
-                        const Vec& center_tangent, double sigma, WrappedNoise kind, Rng& rng) {
-  const int d = static_cast<int>(basis.cols());
+inline Vec wrapped_draw(const std::function<Vec(const Vec&)>& exp_coords,
+                        const Vec& center_coords, double sigma, WrappedNoise kind, Rng& rng) {
+  const int d = static_cast<int>(center_coords.size());
+  if (kind == WrappedNoise::laplace) return exp_coords(center_coords + euclidean_laplace_noise(d, sigma, rng));
   Vec z(d);
-  if (kind == WrappedNoise::laplace) {
-    z = euclidean_laplace_noise(d, sigma, rng);
-  } else {
-    for (int i = 0; i < d; ++i) z(i) = sigma * rng.normal();
-  }
-  return M.exp(footpoint, center_tangent + basis * z);
+  for (int i = 0; i < d; ++i) z(i) = center_coords(i) + sigma * rng.normal();
+  return exp_coords(z);
 }
 
 // ---------------------------------------------------------------------------
@@ -142,6 +142,16 @@ struct MCMCResult {
   long accepted = 0;
 };
 
+// A log target that declares `static constexpr bool cheap = true` costs
+// about as much as the support check (one distance); it is then evaluated
+// first, and only proposals that pass the Metropolis test pay for the
+// support check. Expensive targets (KNG: n log maps) go after the check.
+template <class T, class = void>
+struct evaluate_target_first : std::false_type {};
+template <class T>
+struct evaluate_target_first<T, decltype((void)T::cheap, void())>
+    : std::integral_constant<bool, T::cheap> {};
+
 template <class Space, class LogTarget>
 MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
                           const typename Space::State& x0, double scale_hint,
@@ -153,16 +163,18 @@ MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
 
   typename Space::State x = x0;
   double lx = log_target(x);
+  // accept iff the proposal is in the support and passes the Metropolis
+  // test; the order of the two checks does not change the chain's law
+  const bool target_first = evaluate_target_first<LogTarget>::value;
   auto mh_step = [&]() -> bool {
     typename Space::State y = space.propose(x, step, rng);
-    if (!space.in_support(y)) return false;
+    if (!target_first && !space.in_support(y)) return false;
     double ly = log_target(y);
-    if (std::log(rng.uniform()) < ly - lx) {
-      x = y;
-      lx = ly;
-      return true;
-    }
-    return false;
+    if (!(std::log(rng.uniform()) < ly - lx)) return false;
+    if (target_first && !space.in_support(y)) return false;
+    x = y;
+    lx = ly;
+    return true;
   };
 
   const int batch = 50;
@@ -226,6 +238,7 @@ MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, c
 
 // Riemannian Laplace: -dist(mean, y) / sigma.
 struct LaplaceLogTarget {
+  static constexpr bool cheap = true;
   std::function<double(const Vec&)> dist_to_mean;
   double sigma;
   LaplaceLogTarget(const Manifold& M, const Vec& mean, double s)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "manifold.hpp"
+#include "sym_eigen.hpp"
 
 namespace dpmanifold {
 
@@ -26,8 +27,15 @@ struct SymEig {
 
 template <class M>
 inline SymEig<M> sym_eig(const M& A) {
-  Eigen::SelfAdjointEigenSolver<M> es(0.5 * (A + A.transpose()));
-  return {es.eigenvalues(), es.eigenvectors()};
+  SymEig<M> e;
+  sym_eigen<M>(A, e.d, &e.U);
+  return e;
+}
+template <class M>
+inline typename SymEig<M>::VecType sym_eigenvalues(const M& A) {
+  typename SymEig<M>::VecType d;
+  sym_eigen<M>(A, d, nullptr);
+  return d;
 }
 template <class M, class F>
 inline M sym_fun(const SymEig<M>& e, F f) {
@@ -78,6 +86,17 @@ inline M random_sym(int k, Rng& rng) {
     S(j, j) = rng.normal();
     for (int i = j + 1; i < k; ++i) S(i, j) = S(j, i) = rng.normal() / std::sqrt(2.0);
   }
+  return S;
+}
+// sum_i z_i E_i for the basis E of sym_basis().
+template <class M>
+inline M sym_from_coords(const Vec& z, int k) {
+  M S(k, k);
+  int idx = 0;
+  for (int i = 0; i < k; ++i) S(i, i) = z(idx++);
+  const double h = 1.0 / std::sqrt(2.0);
+  for (int j = 0; j < k; ++j)
+    for (int i = j + 1; i < k; ++i) S(i, j) = S(j, i) = h * z(idx++);
   return S;
 }
 // Frobenius-orthonormal basis of Sym(k): diagonal units, then (E_ij + E_ji)/sqrt 2.
@@ -172,15 +191,13 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
 
   Vec exp(const Vec& p, const Vec& v) const override {
     Frame g(mat(p));
-    M X = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))),
-                           [](double x) { return std::exp(x); });
-    return spd_ops::as_vec(g.color(X));
+    return spd_ops::as_vec(
+        g.color_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))), [](double x) { return std::exp(x); }));
   }
   Vec log(const Vec& p, const Vec& q) const override {
     Frame g(mat(p));
-    M X = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(q))),
-                           [](double x) { return std::log(x); });
-    return spd_ops::as_vec(g.color(X));
+    return spd_ops::as_vec(
+        g.color_fun(spd_ops::sym_eig<M>(g.whiten(mat(q))), [](double x) { return std::log(x); }));
   }
   double dist(const Vec& p, const Vec& q) const override {
     return Frame(mat(p)).dist_to(mat(q));
@@ -218,46 +235,72 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
     return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose()));
   }
   Mat tangent_basis(const Vec& p) const override {
-    Frame g(mat(p));
+    Frame g(mat(p), false);
     auto B = spd_ops::sym_basis<M>(k_);
     Mat out(k_ * k_, B.size());
     for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(g.color(B[i]));
     return out;
   }
+  // tangent_basis(p) is g E_i g^T: the coordinates build a whitened vector.
+  std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
+    std::shared_ptr<Frame> g(new Frame(mat(p), false));
+    int k = k_;
+    return [g, k](const Vec& z) {
+      return spd_ops::as_vec(g->color_fun(spd_ops::sym_eig<M>(spd_ops::sym_from_coords<M>(z, k)),
+                                          [](double x) { return std::exp(x); }));
+    };
+  }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
-    return spd_ops::as_vec(Frame(mat(p)).color(spd_ops::random_sym<M>(k_, rng)));
+    return spd_ops::as_vec(Frame(mat(p), false).color(spd_ops::random_sym<M>(k_, rng)));
   }
   // xi = g Z g^T whitens back to Z, so exp_x(s xi) = g Exp(s Z) g^T.
   Vec random_step(const Vec& x, double step, Rng& rng) const override {
-    Frame g(mat(x));
+    Frame g(mat(x), false);
     M Z = step * spd_ops::random_sym<M>(k_, rng);
-    return spd_ops::as_vec(
-        g.color(spd_ops::sym_fun(spd_ops::sym_eig<M>(Z), [](double t) { return std::exp(t); })));
+    return spd_ops::as_vec(g.color_fun(spd_ops::sym_eig<M>(Z), [](double t) { return std::exp(t); }));
   }
 
  private:
-  // p = g g^T with g lower triangular (Cholesky).
+  // p = g g^T with g lower triangular (Cholesky); g^-1 is kept, so that
+  // whitening and colouring are two small dense products each (Eigen's
+  // triangular kernels cost 3x more at these sizes).
   struct Frame {
     EIGEN_MAKE_ALIGNED_OPERATOR_NEW
-    M g;
-    explicit Frame(const M& p) : g(Eigen::LLT<M>(p).matrixL()) {}
+    M g, ginv;
+    // with_inverse = false when only color() will be used
+    explicit Frame(const M& p, bool with_inverse = true) : g(Eigen::LLT<M>(p).matrixL()) {
+      if (!with_inverse) return;
+      const int k = static_cast<int>(g.rows());
+      ginv = M::Zero(k, k);
+      for (int j = 0; j < k; ++j) {  // forward substitution, column by column
+        ginv(j, j) = 1.0 / g(j, j);
+        for (int i = j + 1; i < k; ++i) {
+          double s = 0.0;
+          for (int l = j; l < i; ++l) s += g(i, l) * ginv(l, j);
+          ginv(i, j) = -s / g(i, i);
+        }
+      }
+    }
     // g^-1 X g^-T, symmetrised
     M whiten(const M& X) const {
-      auto L = g.template triangularView<Eigen::Lower>();
-      M A = L.solve(X);
-      M B = L.solve(A.transpose());
-      return spd_ops::symmetrize<M>(B);
+      M A = ginv * X;
+      return spd_ops::symmetrize<M>(A * ginv.transpose());
     }
     // g X g^T, symmetrised
     M color(const M& X) const {
-      auto L = g.template triangularView<Eigen::Lower>();
-      M A = L * X;
-      M B = L * A.transpose();
-      return spd_ops::symmetrize<M>(B);
+      M A = g * X;
+      return spd_ops::symmetrize<M>(A * g.transpose());
+    }
+    // g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
+    template <class F>
+    M color_fun(const spd_ops::SymEig<M>& e, F f) const {
+      M W = g * e.U;
+      typename spd_ops::SymEig<M>::VecType fd = e.d.unaryExpr(f);
+      M A = W * fd.asDiagonal();
+      return spd_ops::symmetrize<M>(A * W.transpose());
     }
     double dist_to(const M& Q) const {
-      Eigen::SelfAdjointEigenSolver<M> es(whiten(Q), Eigen::EigenvaluesOnly);
-      return es.eigenvalues().array().log().matrix().norm();
+      return spd_ops::sym_eigenvalues<M>(whiten(Q)).array().log().matrix().norm();
     }
   };
 };
