@@ -14,7 +14,6 @@ to_ambient <- function(M, x, arg, call = sys.call(-1)) {
   if (is_matrix_layout(M)) {
     pd <- M$point_dim
     dx <- dim(x)
-    shape_txt <- sprintf("a %d x %d matrix or a %d x %d x n array", pd[1], pd[2], pd[1], pd[2])
     if (length(dx) == 2L && all(dx == pd)) {
       out <- matrix(as.vector(x), D, 1L)
       single <- TRUE
@@ -22,7 +21,7 @@ to_ambient <- function(M, x, arg, call = sys.call(-1)) {
       out <- matrix(as.vector(x), D, dx[3])
       single <- FALSE
     } else {
-      abort_arg(arg, sprintf("must be %s", shape_txt), call)
+      abort_arg(arg, sprintf("must be a %d x %d matrix or a %d x %d x n array", pd[1], pd[2], pd[1], pd[2]), call)
     }
   } else {
     if (is.null(dim(x)) && D == 1L) {

@@ -70,16 +70,20 @@ plain_wrapped <- function(n, kind) {
   out
 }
 cat("(a) exponential-wrapped draws on SPD(5), affine-invariant (003 Algorithm 1)\n")
-for (kind in c("laplace", "gaussian")) {
+n_big <- 1000
+fs <- list()
+for (kind in c("laplace", "gaussian")) local({
   rfun <- if (kind == "laplace") rwrapped_laplace else rwrapped_gaussian
-  n_big <- 1000
-  tt <- time_min(list(
-    pkg1 = function() rfun(P5, 1, xbar, sigma, footpoint = p0),
-    pkgN = function() rfun(P5, n_big, xbar, sigma, footpoint = p0),
-    pl1 = function() plain_wrapped(1, kind),
-    plN = function() plain_wrapped(200, kind)))
-  t_pkg1 <- tt[["pkg1"]]; t_pkgN <- tt[["pkgN"]] / n_big
-  t_pl1 <- tt[["pl1"]]; t_plN <- tt[["plN"]] / 200
+  kd <- kind
+  fs[[paste0(kind, "_pkg1")]] <<- function() rfun(P5, 1, xbar, sigma, footpoint = p0)
+  fs[[paste0(kind, "_pkgN")]] <<- function() rfun(P5, n_big, xbar, sigma, footpoint = p0)
+  fs[[paste0(kind, "_pl1")]] <<- function() plain_wrapped(1, kd)
+  fs[[paste0(kind, "_plN")]] <<- function() plain_wrapped(200, kd)
+})
+tt <- time_min(fs, rounds = 7)
+for (kind in c("laplace", "gaussian")) {
+  t_pkg1 <- tt[[paste0(kind, "_pkg1")]]; t_pkgN <- tt[[paste0(kind, "_pkgN")]] / n_big
+  t_pl1 <- tt[[paste0(kind, "_pl1")]]; t_plN <- tt[[paste0(kind, "_plN")]] / 200
   cat(sprintf("  %-8s one release per call: package %8.1f us, plain R %8.1f us, ratio %6.1fx\n",
               kind, 1e6 * t_pkg1, 1e6 * t_pl1, t_pl1 / t_pkg1))
   cat(sprintf("  %-8s per draw in batches:   package %8.2f us, plain R %8.1f us, ratio %6.1fx (basis and Log computed once in both)\n",

@@ -128,7 +128,7 @@ class Manifold {
   }
 
   // Coordinates of v in tangent_basis(p).
-  Vec tangent_coords(const Vec& p, const Vec& v) const {
+  virtual Vec tangent_coords(const Vec& p, const Vec& v) const {
     Mat B = tangent_basis(p);
     Vec z(B.cols());
     for (int i = 0; i < z.size(); ++i) z(i) = inner(p, B.col(i), v);

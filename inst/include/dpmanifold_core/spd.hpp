@@ -241,6 +241,17 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
     for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(g.color(B[i]));
     return out;
   }
+  // tangent_basis(p) is g E_i g^T: coordinates are those of the whitened
+  // vector in the basis E of Sym(k).
+  Vec tangent_coords(const Vec& p, const Vec& v) const override {
+    M W = Frame(mat(p)).whiten(mat(v));
+    Vec z(this->dim());
+    int idx = 0;
+    for (int i = 0; i < k_; ++i) z(idx++) = W(i, i);
+    for (int j = 0; j < k_; ++j)
+      for (int i = j + 1; i < k_; ++i) z(idx++) = std::sqrt(2.0) * W(i, j);
+    return z;
+  }
   // tangent_basis(p) is g E_i g^T: the coordinates build a whitened vector.
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
     std::shared_ptr<Frame> g(new Frame(mat(p), false));

@@ -106,27 +106,36 @@ inline bool small_sym_eigen(const Eigen::Matrix<double, K, K>& A0,
         dd[m] - em * em / (td + (td >= 0 ? 1.0 : -1.0) * std::sqrt(td * td + em * em));
     double x = dd[l] - mu, z = e[l];
     for (int k = l; k < m; ++k) {
-      // G = [c s; -s c] with G (x, z)^T = (r, 0)^T; T <- G T G^T on k, k + 1
-      const double r = std::sqrt(x * x + z * z);
-      double c = 1.0, s = 0.0;
-      if (r > 0.0) {
-        const double inv = 1.0 / r;
-        c = x * inv;
-        s = z * inv;
+      // G = [c s; -s c] with G (x, z)^T = (r, 0)^T; T <- G T G^T on k, k + 1.
+      // The 2 x 2 update needs only c^2, s^2 and cs, i.e. one division by
+      // r^2; r itself (a square root, for c and s) runs alongside, off the
+      // critical path from one rotation to the next.
+      const double r2 = x * x + z * z;
+      double c = 1.0, s = 0.0, c2 = 1.0, s2 = 0.0, cs = 0.0;
+      if (r2 > 0.0) {
+        const double inv2 = 1.0 / r2;
+        const double r = std::sqrt(r2);
+        c2 = x * x * inv2;
+        s2 = z * z * inv2;
+        cs = x * z * inv2;
+        c = x * r * inv2;
+        s = z * r * inv2;
+        if (k > l) e[k - 1] = r;
+      } else if (k > l) {
+        e[k - 1] = 0.0;
       }
-      if (k > l) e[k - 1] = r;
       const double dk = dd[k], dk1 = dd[k + 1], ek = e[k];
-      dd[k] = c * c * dk + 2.0 * c * s * ek + s * s * dk1;
-      dd[k + 1] = s * s * dk - 2.0 * c * s * ek + c * c * dk1;
-      e[k] = c * s * (dk1 - dk) + (c * c - s * s) * ek;
+      dd[k] = c2 * dk + 2.0 * cs * ek + s2 * dk1;
+      dd[k + 1] = s2 * dk - 2.0 * cs * ek + c2 * dk1;
+      e[k] = cs * (dk1 - dk) + (c2 - s2) * ek;
       if (k + 1 < m) {  // the bulge at (k, k + 2) is chased next
         x = e[k];
         z = s * e[k + 1];
         e[k + 1] *= c;
       }
       if (U) {  // U <- U G^T
+        double* uk = Ud + K * k;
         for (int i = 0; i < K; ++i) {
-          double* uk = Ud + K * k;
           const double a = uk[i], b = uk[i + K];
           uk[i] = c * a + s * b;
           uk[i + K] = -s * a + c * b;
