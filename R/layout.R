@@ -46,15 +46,15 @@ to_ambient <- function(M, x, arg, call = sys.call(-1)) {
 }
 
 from_ambient <- function(M, X, single = FALSE) {
-  X <- unname(X)
   n <- ncol(X)
+  D <- nrow(X)
+  attributes(X) <- NULL  # a plain vector, reshaped below without a copy
   if (is_matrix_layout(M)) {
-    pd <- M$point_dim
-    if (single && n == 1L) return(matrix(X, pd[1], pd[2]))
-    return(array(X, c(pd, n)))
+    dim(X) <- if (single && n == 1L) M$point_dim else c(M$point_dim, n)
+    return(X)
   }
-  if (single && n == 1L) return(as.vector(X))
-  if (nrow(X) == 1L) return(as.vector(X))   # points on the real line
+  if ((single && n == 1L) || D == 1L) return(X)  # one point, or the real line
+  dim(X) <- c(D, n)
   t(X)
 }
 

@@ -66,7 +66,8 @@ MatrixXd cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpo
   VectorXd c = m->tangent_coords(footpoint, m->log(footpoint, mean));
   dpm::WrappedNoise k = kind == "laplace" ? dpm::WrappedNoise::laplace : dpm::WrappedNoise::gaussian;
   MatrixXd out(m->ambient_dim(), n);
-  for (int j = 0; j < n; ++j) out.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng);
+  VectorXd work;
+  for (int j = 0; j < n; ++j) out.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng, work);
   return out;
 }
 

@@ -104,13 +104,25 @@ inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const
 // M.tangent_coords(p0, log_{p0}(mean)), both prepared once).
 enum class WrappedNoise { laplace, gaussian };
 
+// `work` is scratch space (resized as needed), so that a loop of draws
+// allocates nothing but its results.
 inline Vec wrapped_draw(const std::function<Vec(const Vec&)>& exp_coords,
-                        const Vec& center_coords, double sigma, WrappedNoise kind, Rng& rng) {
+                        const Vec& center_coords, double sigma, WrappedNoise kind, Rng& rng,
+                        Vec& work) {
   const int d = static_cast<int>(center_coords.size());
-  if (kind == WrappedNoise::laplace) return exp_coords(center_coords + euclidean_laplace_noise(d, sigma, rng));
-  Vec z(d);
-  for (int i = 0; i < d; ++i) z(i) = center_coords(i) + sigma * rng.normal();
-  return exp_coords(z);
+  work.resize(d);
+  if (kind == WrappedNoise::laplace) {
+    double n2 = 0.0;
+    do {  // direction uniform on the sphere, radius Gamma(d, sigma)
+      for (int i = 0; i < d; ++i) work(i) = rng.normal();
+      n2 = work.squaredNorm();
+    } while (n2 <= 0.0);
+    work *= rng.gamma(d, sigma) / std::sqrt(n2);
+  } else {
+    for (int i = 0; i < d; ++i) work(i) = sigma * rng.normal();
+  }
+  work += center_coords;
+  return exp_coords(work);
 }
 
 // ---------------------------------------------------------------------------
