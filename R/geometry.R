@@ -132,7 +132,8 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 
 #' Random points and tangent vectors
 #'
-#' Draws from R's random number generator, so `set.seed()` reproduces them.
+#' Draws from R's random number generator, so `set.seed()` reproduces them
+#' (Gaussian variates by Marsaglia's polar method on R's uniform stream).
 #' `mfd_random_point()` samples a spread-out reference law: standard
 #' Gaussian on `euclidean()`, uniform on `sphere()` and on Kendall's shape
 #' space (preshape of an iid Gaussian configuration), and the matrix

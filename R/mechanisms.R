@@ -65,7 +65,10 @@ sampler_diagnostics <- function(res) {
 #' Samplers of the privacy mechanisms
 #'
 #' Draw from the laws the private mechanisms release. All use R's random
-#' number generator, so `set.seed()` reproduces them.
+#' number generator, so `set.seed()` reproduces them. Gaussian variates
+#' inside the package are made from R's uniform stream by Marsaglia's polar
+#' method (faster than R's inversion); `RNGkind()`'s `kind` applies to them,
+#' its `normal.kind` does not.
 #'
 #' * `rriemann_laplace()`: the Riemannian Laplace law
 #'   \eqn{\propto \exp(-d(\eta, y)/\sigma)} restricted to the ball

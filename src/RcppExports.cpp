@@ -234,7 +234,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_rwrapped
-MatrixXd cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint, int n, std::string kind);
+Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint, int n, std::string kind);
 RcppExport SEXP _dpmanifold_cpp_rwrapped(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP footpointSEXP, SEXP nSEXP, SEXP kindSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;

@@ -56,18 +56,20 @@ Rcpp::List cpp_rkng(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, dou
   return mcmc_to_r(r, s);
 }
 
-// Wrapped Laplace / Gaussian around log_{footpoint}(mean).
+// Wrapped Laplace / Gaussian around log_{footpoint}(mean), written straight
+// into R's memory (batches of draws are large).
 // [[Rcpp::export]]
-MatrixXd cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint, int n,
-                      std::string kind) {
+Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint,
+                                 int n, std::string kind) {
   auto m = manifold_from_r(M);
   RRng rng;
   auto exp_coords = m->exp_coords_from(footpoint);
   VectorXd c = m->tangent_coords(footpoint, m->log(footpoint, mean));
   dpm::WrappedNoise k = kind == "laplace" ? dpm::WrappedNoise::laplace : dpm::WrappedNoise::gaussian;
-  MatrixXd out(m->ambient_dim(), n);
+  Rcpp::NumericMatrix out(m->ambient_dim(), n);
+  Eigen::Map<MatrixXd> draws(out.begin(), m->ambient_dim(), n);
   VectorXd work;
-  for (int j = 0; j < n; ++j) out.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng, work);
+  for (int j = 0; j < n; ++j) draws.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng, work);
   return out;
 }
 

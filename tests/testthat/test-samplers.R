@@ -234,3 +234,18 @@ test_that("wrapped Laplace: norm of the tangent noise ~ Gamma(d, sigma), directi
     expect_lt(max(abs(diag(S) - v)) / v, 5 * sqrt((2 * d + 8) / ((d + 1) * N)), label = paste(M$name, "variances"))
   }
 })
+
+test_that("the package's Gaussian variates are standard normal and independent", {
+  # polar method on R's uniforms: both members of a pair are N(0, 1) and
+  # independent; coordinates 1 and 2 of a Euclidean tangent draw are a pair
+  set.seed(21)
+  Z <- mfd_random_tangent(euclidean(4), rep(0, 4), 5000)
+  p <- ks.test(as.vector(Z), "pnorm")$p.value
+  message(sprintf("KS polar normals vs N(0, 1), 20000 values: p = %.4f", p))
+  expect_gt(p, 1e-3)
+  # correlation of a pair: sd 1 / sqrt(5000), 4 sd band
+  expect_lt(abs(cor(Z[, 1], Z[, 2])), 4 / sqrt(5000))
+  expect_lt(abs(cor(Z[, 1]^2, Z[, 2]^2)), 4 / sqrt(5000))
+  # a wrong generator (uniforms scaled to unit variance) is rejected
+  expect_lt(ks.test(sqrt(12) * (runif(20000) - 0.5), "pnorm")$p.value, 1e-3)
+})
