@@ -1,6 +1,7 @@
 // Random-number interface of the C++ core. The R glue implements it with R's
-// own generator (unif_rand, norm_rand, ...) so set.seed() reproduces every
-// release; the headers never create a generator of their own.
+// own generator (unif_rand, exp_rand, rgamma; normals by the polar method on
+// unif_rand, see src/glue.h) so set.seed() reproduces every release; the
+// headers never create a generator of their own.
 #ifndef DPMANIFOLD_RNG_HPP
 #define DPMANIFOLD_RNG_HPP
 
