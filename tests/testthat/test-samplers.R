@@ -246,6 +246,7 @@ test_that("the package's Gaussian variates are standard normal and independent",
   # correlation of a pair: sd 1 / sqrt(5000), 4 sd band
   expect_lt(abs(cor(Z[, 1], Z[, 2])), 4 / sqrt(5000))
   expect_lt(abs(cor(Z[, 1]^2, Z[, 2]^2)), 4 / sqrt(5000))
-  # a wrong generator (uniforms scaled to unit variance) is rejected
-  expect_lt(ks.test(sqrt(12) * (runif(20000) - 0.5), "pnorm")$p.value, 1e-3)
+  # a wrong generator (uniforms scaled to unit variance) is rejected (R's
+  # 32-bit uniforms may tie among 20000 values: harmless for this check)
+  expect_lt(suppressWarnings(ks.test(sqrt(12) * (runif(20000) - 0.5), "pnorm"))$p.value, 1e-3)
 })
