@@ -14,7 +14,6 @@
 #'
 #' @name dpmanifold_privacy_leak
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.2 * mfd_random_tangent(S2, c(0, 0, 1), 30))
 #' tryCatch(dp_frechet_mean(S2, X, epsilon = 1),

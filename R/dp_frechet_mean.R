@@ -61,7 +61,6 @@
 #'   Exponential-wrapped mechanisms for DP on Hadamard manifolds,
 #'   Theorems 3.1-3.4 and Algorithm 1.
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' north <- c(0, 0, 1)
 #' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))

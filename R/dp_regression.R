@@ -61,7 +61,6 @@
 #' @references Kulkarni and Soto, Differentially private geodesic regression
 #'   (Theorem 3.3, eq. 20/44, appendix A and C); Soto et al. (2022) for KNG.
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' x <- runif(100)
 #' truth <- mfd_exp(S2, c(0, 0, 1), outer(x, c(0.5, 0.2, 0)))

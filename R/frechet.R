@@ -21,7 +21,6 @@
 #' @references Soto et al. (2022), supplement B.1 (gradient descent for the
 #'   Frechet mean); Reimherr, Bharath and Soto (2021).
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.3 * mfd_random_tangent(S2, c(0, 0, 1), 20))
 #' fm <- frechet_mean(S2, X)

@@ -149,7 +149,6 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' @return Points or tangent vectors in the layout of `M` (n of them; a
 #'   single one in single-point form when `n = 1`).
 #' @examples
-#' set.seed(1)
 #' mfd_random_point(sphere(2), 3)
 #' mfd_random_tangent(spd(2), diag(2))
 #' mfd_tangent_basis(sphere(2), c(0, 0, 1))

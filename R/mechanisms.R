@@ -106,7 +106,6 @@ sampler_diagnostics <- function(res) {
 #'   Metropolis-Hastings, for checking the exact samplers).
 #' @return Draws in the layout of `M`, with attribute `diagnostics`.
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' y <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, center = c(0, 0, 1), radius = 0.5)
 #' summary(mfd_dist(S2, c(0, 0, 1), y))

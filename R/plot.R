@@ -51,7 +51,6 @@ NULL
 #'   matrix) invisibly.
 #' @seealso [plot.dp_release()], [quakes_directions()].
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' p <- c(0, 0, 1)
 #' X <- mfd_exp(S2, p, 0.3 * mfd_random_tangent(S2, p, 50))
@@ -503,7 +502,6 @@ shape_groups <- function(X) {
 #' @param legend Draw a legend.
 #' @return `x`, invisibly.
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' north <- c(0, 0, 1)
 #' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
@@ -716,7 +714,6 @@ as_data_preshapes <- function(M, data) {
 #' @seealso [plot.dp_release()], [plot_sphere()], [plot_spd_ellipses()],
 #'   [plot_shapes()].
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' x <- runif(60)
 #' truth <- mfd_exp(S2, c(0, 0, 1), outer(x, c(0.9, 0.4, 0)))

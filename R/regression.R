@@ -33,7 +33,6 @@
 #'   squares on Riemannian manifolds; Kulkarni and Soto, DP geodesic
 #'   regression, eq. 5-8 and appendix B.3.
 #' @examples
-#' set.seed(1)
 #' S2 <- sphere(2)
 #' x <- runif(30)
 #' truth <- mfd_exp(S2, c(0, 0, 1), outer(x, c(0.8, 0.3, 0)))

@@ -21,7 +21,6 @@
 #' @param ... Releases (for `privacy_spent()`), or unused.
 #' @return `privacy_spent()` returns a list with `epsilon`, `delta` and `mu`.
 #' @examples
-#' set.seed(2)
 #' E <- euclidean(2)
 #' X <- matrix(rnorm(40, sd = 0.3), 20)
 #' r1 <- dp_frechet_mean(E, X, epsilon = 0.5, center = c(0, 0), radius = 1)

@@ -1,7 +1,6 @@
 # dpmanifold quick start: a private Frechet mean and a private geodesic
 # regression on the sphere, with public bounds.
 library(dpmanifold)
-set.seed(1)
 
 S2 <- sphere(2)
 north <- c(0, 0, 1)
