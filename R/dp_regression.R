@@ -26,8 +26,9 @@
 #'   then \eqn{\tilde v} by KNG on \eqn{\nabla_v E} at \eqn{\tilde p},
 #'   budget `epsilon["v"]`. **Its guarantee is incomplete**: the p-step's
 #'   density depends on the data through the non-private \eqn{\hat v},
-#'   which the fixed-v sensitivity does not cover. Use it to reproduce the
-#'   paper's figures, not for releases that must be DP.
+#'   which the fixed-v sensitivity does not cover, so it raises a
+#'   [dpmanifold_privacy_leak] warning. Use it to reproduce the paper's
+#'   figures, not for releases that must be DP.
 #'
 #' @param M A manifold, see [manifolds].
 #' @param x Numeric covariate.
@@ -113,6 +114,10 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     out <- list(p = res$draws[seq_len(D), 1], v = res$draws[D + seq_len(D), 1], sigma = sigma,
                 diagnostics = sampler_diagnostics(res))
   } else {
+    # the p-step's density holds the non-private v-hat fixed: data the
+    # fixed-v sensitivity does not cover (SPEC section 5)
+    warn_privacy_leak(msg = paste("`method = \"sequential\"` holds the non-private v-hat fixed in the p-step:",
+                                  "this release is NOT differentially private as stated. Use method = \"joint\"."))
     sigma <- c(p = 2 * sens[["p"]] / eps[["p"]], v = 2 * sens[["v"]] / eps[["v"]])
     rp <- cpp_regression_p_step(M, xs$x01, Y, tau, sigma[["p"]], b$center, R, fit$p, fit$v, b$center,
                                 mcmc_settings(mcmc, 1L))

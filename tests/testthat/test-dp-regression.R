@@ -162,7 +162,9 @@ test_that("dp_geodesic_regression releases are complete, reproducible and valida
   expect_output(print(summary(a)), "sensitivity")
   expect_gt(a$diagnostics$acceptance, 0.05)
 
-  s <- do.call(dp_geodesic_regression, c(args[-4], list(epsilon = c(p = 0.3, v = 0.7), method = "sequential")))
+  expect_warning(
+    s <- do.call(dp_geodesic_regression, c(args[-4], list(epsilon = c(p = 0.3, v = 0.7), method = "sequential"))),
+    class = "dpmanifold_privacy_leak")
   expect_equal(s$privacy$type, "sequential")
   expect_equal(s$epsilon, 1)
   expect_equal(unname(s$sigma), 2 * unname(s$sensitivity[c("p", "v")]) / c(0.3, 0.7))
