@@ -17,36 +17,14 @@
 namespace dpm = dpmanifold;
 
 // R's generator; Rcpp attributes wrap every exported call in an RNGScope.
-// Normal variates come from R's uniform stream by Marsaglia's polar method
-// (pairs; the second of a pair is kept for the next call): half the cost of
-// norm_rand()'s inversion, which is a quarter of an SPD(5) sampler step.
+// Normal variates: the polar method of dpm::Rng on unif_rand(), so
 // set.seed() and RNGkind(kind = ) reproduce them; RNGkind(normal.kind = )
-// does not apply. The tails reach |z| ~ 9 (inversion: ~8.3).
+// does not apply.
 class RRng : public dpm::Rng {
  public:
   double uniform() override { return R::unif_rand(); }
-  double normal() override {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    double u, v, s;
-    do {
-      u = 2.0 * R::unif_rand() - 1.0;
-      v = 2.0 * R::unif_rand() - 1.0;
-      s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
-    const double f = std::sqrt(-2.0 * std::log(s) / s);
-    spare_ = v * f;
-    has_spare_ = true;
-    return u * f;
-  }
   double exponential() override { return R::exp_rand(); }
   double gamma(double shape, double scale) override { return R::rgamma(shape, scale); }
-
- private:
-  bool has_spare_ = false;
-  double spare_ = 0.0;
 };
 
 // Defined in manifold_factory.cpp, the only translation unit that includes

@@ -274,7 +274,7 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
  private:
   // p = g g^T with g lower triangular (Cholesky); g^-1 is kept, so that
   // whitening and colouring are two small dense products each (Eigen's
-  // triangular kernels cost 3x more at these sizes).
+  // triangular kernels cost more at these sizes: bench/small_kernels.R).
   struct Frame {
     EIGEN_MAKE_ALIGNED_OPERATOR_NEW
     M g, ginv;

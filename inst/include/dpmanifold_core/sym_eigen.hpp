@@ -2,10 +2,10 @@
 // SPD operation. For sizes fixed at compile time (2..6) a direct
 // implementation of the textbook method, Householder tridiagonalisation and
 // implicit symmetric QR steps with Wilkinson shifts (Golub and Van Loan,
-// Algorithms 8.3.1 and 8.3.3), on fixed-size arrays: measured 1.3-2x faster
-// than Eigen's SelfAdjointEigenSolver from 3x3 to 6x6 (3x at 2x2; 1.0 vs
-// 1.75 us at 5x5), whose generic code dominates at these sizes, with the
-// same backward stability. Dynamic sizes use Eigen.
+// Algorithms 8.3.1 and 8.3.3), on fixed-size arrays: 1.5-2x faster than
+// Eigen's SelfAdjointEigenSolver from 3x3 to 6x6 and 3x at 2x2
+// (bench/small_kernels.R), whose generic code dominates at these sizes,
+// with the same backward stability. Dynamic sizes use Eigen.
 #ifndef DPMANIFOLD_SYM_EIGEN_HPP
 #define DPMANIFOLD_SYM_EIGEN_HPP
 
