@@ -78,7 +78,11 @@ Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, Vect
 MatrixXd cpp_euclidean_laplace_noise(int d, double sigma, int n) {
   RRng rng;
   MatrixXd out(d, n);
-  for (int j = 0; j < n; ++j) out.col(j) = dpm::euclidean_laplace_noise(d, sigma, rng);
+  VectorXd z(d);
+  for (int j = 0; j < n; ++j) {
+    dpm::euclidean_laplace_noise(z, sigma, rng);
+    out.col(j) = z;
+  }
   return out;
 }
 

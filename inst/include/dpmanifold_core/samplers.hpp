@@ -34,15 +34,16 @@ inline Vec random_unit_tangent(const Manifold& M, const Vec& p, Rng& rng) {
 }
 
 // K-norm (l2) Laplace noise in R^d with density prop. to exp(-|z| / sigma):
-// radius Gamma(d, sigma), direction uniform.
-inline Vec euclidean_laplace_noise(int d, double sigma, Rng& rng) {
-  Vec z(d);
+// radius Gamma(d, sigma), direction uniform. Written into z (length d), so
+// loops of draws need not allocate.
+inline void euclidean_laplace_noise(Vec& z, double sigma, Rng& rng) {
+  const int d = static_cast<int>(z.size());
   double n2 = 0.0;
   do {
     for (int i = 0; i < d; ++i) z(i) = rng.normal();
     n2 = z.squaredNorm();
   } while (n2 <= 0.0);
-  return z * (rng.gamma(d, sigma) / std::sqrt(n2));
+  z *= rng.gamma(d, sigma) / std::sqrt(n2);
 }
 
 // ---------------------------------------------------------------------------
@@ -112,12 +113,7 @@ inline Vec wrapped_draw(const std::function<Vec(const Vec&)>& exp_coords,
   const int d = static_cast<int>(center_coords.size());
   work.resize(d);
   if (kind == WrappedNoise::laplace) {
-    double n2 = 0.0;
-    do {  // direction uniform on the sphere, radius Gamma(d, sigma)
-      for (int i = 0; i < d; ++i) work(i) = rng.normal();
-      n2 = work.squaredNorm();
-    } while (n2 <= 0.0);
-    work *= rng.gamma(d, sigma) / std::sqrt(n2);
+    euclidean_laplace_noise(work, sigma, rng);
   } else {
     for (int i = 0; i < d; ++i) work(i) = sigma * rng.normal();
   }
