@@ -43,6 +43,7 @@ inline FrechetResult frechet_mean(const Manifold& M, const Mat& X, const Vec& w,
   const double c = 1e-4;
   int it = 0;
   for (; it < max_iter; ++it) {
+    poll_interrupt();
     Vec g = frechet_descent_direction(M, x, X, w);
     double gn = M.norm(x, g);
     res.grad_norm = gn;

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "interrupt.hpp"
 #include "rng.hpp"
 
 namespace dpmanifold {

@@ -124,6 +124,7 @@ inline RegressionFit fit_geodesic_regression(const RegressionProblem& P, Vec p, 
   int it = 0;
   double t = 1.0;
   for (; it < max_iter; ++it) {
+    poll_interrupt();
     fit.grad_norm = joint_gradient_norm(M, p, g);
     if (fit.grad_norm <= tol) {
       fit.converged = true;

@@ -27,6 +27,7 @@ struct Ball {
 // Unit tangent vector at p, uniformly distributed on the unit sphere of T_p.
 inline Vec random_unit_tangent(const Manifold& M, const Vec& p, Rng& rng) {
   for (;;) {
+    poll_interrupt();
     Vec u = M.random_tangent(p, rng);
     double n = M.norm(p, u);
     if (n > 1e-300) return u / n;
@@ -75,6 +76,7 @@ inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const
   const bool uniform_proposal = std::isfinite(ball.radius) && sigma > ball.radius;
   const double dmin = uniform_proposal ? std::max(0.0, M.dist(mean, ball.center) - ball.radius) : 0.0;
   for (;;) {
+    poll_interrupt();
     if (++stats.attempts > max_attempts)
       throw std::runtime_error("exact Laplace sampler: too many rejections (sigma far larger than the ball)");
     if (uniform_proposal) {
@@ -188,6 +190,7 @@ MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
   const int batch = 50;
   int acc_batch = 0, acc_burn = 0, b = 0;
   for (int i = 0; i < s.burnin; ++i) {
+    poll_interrupt();
     if (mh_step()) {
       ++acc_batch;
       ++acc_burn;
@@ -207,6 +210,7 @@ MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
   if (s.keep_chain) res.chain.resize(D, total);
   long acc = 0;
   for (long i = 0; i < total; ++i) {
+    poll_interrupt();
     if (mh_step()) ++acc;
     if (s.keep_chain) res.chain.col(i) = space.flatten(x);
     if ((i + 1) % s.thin == 0) res.draws.col((i + 1) / s.thin - 1) = space.flatten(x);
