@@ -3,16 +3,27 @@
 #' Releases the Frechet mean of data on a manifold under differential
 #' privacy. The data are first clipped to the public ball
 #' \eqn{B_r(center)} (points outside are moved to its boundary along the
-#' geodesic from the centre), so the sensitivity holds for any data.
+#' geodesic from the centre), so the sensitivity holds for any data. The
+#' release holds the private estimate and public facts only (see
+#' [dp_release]).
 #'
-#' Mechanisms:
-#' * `"kng"` (default): the K-norm gradient mechanism, density
+#' Mechanisms (\eqn{h = h(2r, \kappa_{max})}, see [frechet_sensitivity()]):
+#' * `"laplace"` (the default on every manifold: smallest measured error,
+#'   see the table below): the Riemannian Laplace mechanism around the
+#'   Frechet mean, \eqn{\Delta = 2r(2-h)/(nh)} (Reimherr, Bharath and Soto
+#'   2021, Theorems 1-2). With `truncated = FALSE` (the default where it
+#'   exists) the law is the untruncated one on the whole manifold, whose
+#'   normalising constant does not depend on its footpoint on these
+#'   homogeneous spaces, so \eqn{\sigma = \Delta/\epsilon}; the draw is then
+#'   moved onto the public ball (post-processing). On `spd()` with the
+#'   affine-invariant metric that law exists only for sigma below
+#'   `max_untruncated_sigma(M)`; beyond it, and with `truncated = TRUE`, the
+#'   law is restricted to the ball and \eqn{\sigma = 2\Delta/\epsilon}.
+#' * `"kng"`: the K-norm gradient mechanism, density
 #'   \eqn{\propto \exp(-\|n^{-1}\sum Log_y(x_i)\|_y / \sigma)} on the ball,
 #'   \eqn{\Delta = 2r(2-h)/n}, \eqn{\sigma = 2\Delta/\epsilon} (Soto et al.
-#'   2022). No Frechet mean is computed inside the mechanism.
-#' * `"laplace"`: the Riemannian Laplace mechanism around the Frechet mean,
-#'   \eqn{\Delta = 2r(2-h)/(nh)}, \eqn{\sigma = 2\Delta/\epsilon} (Reimherr,
-#'   Bharath and Soto 2021).
+#'   2022, Theorems 1-2), drawn exactly by rejection from a Riemannian
+#'   Laplace envelope.
 #' * `"wrapped_laplace"`, `"wrapped_gaussian"`: exponential-wrapped
 #'   mechanisms on Hadamard manifolds (`spd()`, `euclidean()`) with public
 #'   footpoint, \eqn{\Delta = 2r/n}. Laplace: epsilon-DP with
@@ -20,26 +31,44 @@
 #'   analytic calibration ([calibrate_analytic_gaussian()]), mu-GDP
 #'   (`mu`), or (alpha, epsilon)-RDP (`alpha` with `epsilon`).
 #' * `"euclidean_laplace"`: the ambient baselines of the papers'
-#'   comparisons: sphere: K-norm Laplace on the mean in \eqn{R^{d+1}}
-#'   (sensitivity of the Laplace mechanism, \eqn{\sigma = \Delta/\epsilon}),
-#'   normalised back; SPD: K-norm Laplace on the Frobenius-isometric vech of
-#'   the arithmetic mean of the whitened data (ambient radius \eqn{e^r - 1}),
-#'   which may leave the SPD cone (reported in `diagnostics$on_manifold`);
-#'   Kendall: landmark-wise Laplace after Procrustes alignment to the public
-#'   centre with the budget split over the 2k coordinates (Soto et al. 2022,
-#'   B.5.2, with public bounds); Euclidean: the K-norm Laplace mechanism.
+#'   comparisons: sphere: K-norm Laplace on the Frechet mean in
+#'   \eqn{R^{d+1}} (Laplace sensitivity, \eqn{\sigma = \Delta/\epsilon}),
+#'   normalised back; affine-invariant SPD: K-norm Laplace on the
+#'   Frobenius-isometric vech of the arithmetic mean of the data whitened by
+#'   the public centre (ambient radius \eqn{e^r - 1}), which may leave the
+#'   SPD cone; log-Euclidean SPD: K-norm Laplace on vech of the mean matrix
+#'   logarithm (\eqn{\Delta = 2r/n}); Kendall: landmark-wise Laplace after
+#'   Procrustes alignment to the public centre with the budget split over the
+#'   2k coordinates (Soto et al. 2022, B.5.2, with public bounds); Euclidean:
+#'   the K-norm Laplace mechanism.
 #'
-#' `seed_scale = TRUE` uses \eqn{\sigma = \Delta/\epsilon} for KNG and
-#' Riemannian Laplace, as some experiments of the seed papers did. It is not
-#' epsilon-DP in general (the normalising constant depends on the data), so
-#' it raises the privacy-leak warning; it exists to reproduce those figures.
+#' **Samplers.** Every mechanism is drawn exactly by default
+#' (`sampler = "exact"`): the release is then epsilon-DP (or the stated
+#' notion) exactly. The KNG and truncated Laplace samplers reject proposals,
+#' so their running time depends on the data (it is not part of the release;
+#' the number of proposals is never returned). `sampler = "mcmc"` draws KNG
+#' and Laplace laws by Metropolis-Hastings with a step set from public
+#' quantities only ([mcmc_control()]); a finite chain is at best
+#' (epsilon, delta)-DP with an unknown delta, and the release says so.
+#'
+#' `seed_scale = TRUE` uses \eqn{\sigma = \Delta/\epsilon} on the truncated
+#' laws, as some experiments of the seed papers did. It is not epsilon-DP
+#' (the normalising constant depends on the data): the release is marked not
+#' private and the privacy-leak warning is raised.
+#'
+#' @section Expected error by mechanism:
+#' Mean geodesic distance between the release and the non-private Frechet
+#' mean (`inst/scripts/mechanism-table.R`, results in
+#' `inst/extdata/mechanism-table.rds`; epsilon = 1):
+#' MECHANISM_TABLE
 #'
 #' @param M A manifold, see [manifolds].
 #' @param X Data in the layout of `M` (n points). Kendall data may be raw
 #'   configurations (k x 2 x n), converted with [as_preshape()].
 #' @param epsilon Privacy budget (for RDP, the RDP epsilon).
-#' @param mechanism One of `"kng"`, `"laplace"`, `"wrapped_laplace"`,
-#'   `"wrapped_gaussian"`, `"euclidean_laplace"`.
+#' @param mechanism One of `"laplace"`, `"kng"`, `"wrapped_laplace"`,
+#'   `"wrapped_gaussian"`, `"euclidean_laplace"`. Default: the manifold's
+#'   default ([default_mechanism()]).
 #' @param center,radius Public ball holding the data; `radius` must be below
 #'   [max_radius()]. When missing they are taken from the data with a
 #'   [dpmanifold_privacy_leak] warning.
@@ -49,12 +78,16 @@
 #' @param alpha For `"wrapped_gaussian"` under (alpha, epsilon)-RDP.
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
 #'   `center`).
+#' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
+#'   law where it exists, `TRUE` the law restricted to the ball.
 #' @param align For the Kendall `"euclidean_laplace"` baseline: align the
 #'   shapes to the centre before adding noise.
+#' @param sampler `"exact"` (default) or `"mcmc"` (KNG and Laplace only).
+#' @param mcmc Chain settings for `sampler = "mcmc"` ([mcmc_control()]).
 #' @param seed_scale See Details.
-#' @param mcmc Sampler settings ([mcmc_control()]).
-#' @param return_nonprivate Also return the non-private Frechet mean (for
-#'   studies; never publish it).
+#' @param return_nonprivate Also return the non-private Frechet mean and the
+#'   number of clipped points in `$nonprivate` (for studies; the release is
+#'   then marked not private and the privacy-leak warning is raised).
 #' @return A [dp_release] object.
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
 #'   Bharath, Reimherr and Slavkovic (2022), Theorems 1-2 and supplement B;
@@ -64,77 +97,169 @@
 #' S2 <- sphere(2)
 #' north <- c(0, 0, 1)
 #' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
-#' rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8,
-#'                        mcmc = mcmc_control(burnin = 1000, steps = 1000))
+#' rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8)
 #' rel
+#' dp_frechet_mean(S2, X, epsilon = 1, mechanism = "kng", center = north, radius = pi / 8)
 #' dp_frechet_mean(spd(2), array(diag(2), c(2, 2, 10)), epsilon = 1,
 #'                 mechanism = "wrapped_gaussian", delta = 1e-5,
 #'                 center = diag(2), radius = 1)
 #' @export
-dp_frechet_mean <- function(M, X, epsilon, mechanism = c("kng", "laplace", "wrapped_laplace",
-                                                         "wrapped_gaussian", "euclidean_laplace"),
-                            center = NULL, radius = NULL, delta = NULL, mu = NULL, alpha = NULL,
-                            footpoint = center, align = TRUE, seed_scale = FALSE,
-                            mcmc = mcmc_control(), return_nonprivate = FALSE) {
+dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radius = NULL,
+                            delta = NULL, mu = NULL, alpha = NULL, footpoint = center,
+                            truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
+                            mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE) {
   cl <- match.call()
   check_manifold(M)
-  mechanism <- match.arg(mechanism)
+  mechanism <- if (is.null(mechanism)) default_mechanism(M) else
+    choose_arg(mechanism, c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"), "mechanism")
+  sampler <- choose_arg(sampler, c("exact", "mcmc"), "sampler")
+  check_flag(seed_scale, "seed_scale")
+  check_flag(return_nonprivate, "return_nonprivate")
+  if (!is.null(truncated)) check_flag(truncated, "truncated")
+  if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
   privacy <- resolve_privacy(mechanism, if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
   if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
-    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (spd() or euclidean()); on %s use \"kng\" or \"laplace\"",
+    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (spd() or euclidean()); on %s use \"laplace\" or \"kng\"",
                                    mechanism, manifold_label(M)))
+  }
+  if (sampler == "mcmc" && !mechanism %in% c("kng", "laplace")) {
+    abort_arg("sampler", sprintf("\"mcmc\" applies to mechanisms \"laplace\" and \"kng\" only (\"%s\" is drawn exactly)", mechanism))
+  }
+  if (isTRUE(seed_scale) && !mechanism %in% c("kng", "laplace")) {
+    abort_arg("seed_scale", "applies to mechanisms \"laplace\" and \"kng\" only")
   }
   Xa <- as_data_points(M, X, "X")
   n <- ncol(Xa)
   b <- resolve_ball(M, Xa, center, radius)
   Xa <- b$X
-  fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), b$center, 1000L, 1e-10)$mean
+  f <- if (is.null(footpoint)) b$center else as_points(M, footpoint, "footpoint")[, 1]
+  fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), b$center, 1000L, 1e-12)$mean
 
   eps <- privacy$epsilon
-  diagnostics <- list()
+  not_private <- character()
+  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale)
+  Delta <- scale$sensitivity
+  sigma <- scale$sigma
+  if (isTRUE(seed_scale)) {
+    warn_privacy_leak(msg = paste("`seed_scale = TRUE` uses sigma = Delta/epsilon on a law restricted to the ball,",
+                                  "whose normalising constant depends on the data: the release is NOT epsilon-DP."))
+    not_private <- "seed_scale = TRUE (sigma = Delta/epsilon on a truncated law)"
+  }
+  check_noise_representable(M, b$radius, sigma, if (mechanism == "wrapped_gaussian") "gaussian" else "laplace")
+  est <- switch(mechanism,
+    laplace = release_laplace(M, fm(), sigma, b$center, b$radius, truncated = scale$truncated,
+                              sampler = sampler, mcmc = mcmc),
+    kng = release_kng(M, Xa, sigma, b$center, b$radius, sampler = sampler, mcmc = mcmc),
+    wrapped_laplace = ,
+    wrapped_gaussian = cpp_rwrapped(M, fm(), sigma, f, 1L, sub("wrapped_", "", mechanism))[, 1],
+    euclidean_laplace = euclidean_baseline(M, Xa, eps, b, align)$estimate)
+  est <- check_release_value(M, est)
   nonprivate <- NULL
-  if (mechanism %in% c("kng", "laplace")) {
-    Delta <- frechet_sensitivity(M, b$radius, n, mechanism)
-    sigma <- if (isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps
-    if (isTRUE(seed_scale)) {
-      warn_privacy_leak(msg = paste("`seed_scale = TRUE` uses sigma = Delta/epsilon, but the normalising constant",
-                                    "of this mechanism depends on the data: the release is NOT epsilon-DP."))
+  if (isTRUE(return_nonprivate)) {
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
+    nonprivate <- list(frechet_mean = from_ambient(M, matrix(fm()), single = TRUE), clipped = b$clipped)
+  }
+  privacy$not_private <- not_private
+  bounds <- list(center = from_ambient(M, matrix(b$center), single = TRUE), radius = b$radius,
+                 inferred = b$inferred)
+  if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian")) bounds$footpoint <- from_ambient(M, matrix(f), single = TRUE)
+  if (mechanism == "laplace") bounds$truncated <- scale$truncated
+  new_dp_release(
+    estimate = from_ambient(M, matrix(est), single = TRUE), manifold = M,
+    mechanism = mechanism, statistic = "frechet_mean", privacy = privacy,
+    sensitivity = Delta, sigma = sigma, bounds = bounds, n = n,
+    sampler = release_sampler(sampler, mcmc), nonprivate = nonprivate, call = cl)
+}
+
+#' Default private mechanism of a manifold
+#'
+#' The mechanism [dp_frechet_mean()] uses when none is given: the one with
+#' the smallest measured expected error on that manifold (see the table in
+#' [dp_frechet_mean()]). It depends on the manifold only, never on data.
+#'
+#' @param M A manifold, see [manifolds].
+#' @return A mechanism name.
+#' @examples
+#' default_mechanism(sphere(2))
+#' @export
+default_mechanism <- function(M) {
+  check_manifold(M)
+  "laplace"
+}
+
+release_sampler <- function(sampler, mcmc) {
+  if (sampler == "exact") return(list(kind = "exact"))
+  list(kind = "mcmc", settings = list(burnin = mcmc$burnin, steps = mcmc$steps))
+}
+
+# Sensitivity and scale of each mechanism, from public quantities only.
+mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_scale, call = sys.call(-1)) {
+  eps <- privacy$epsilon
+  if (mechanism == "laplace") {
+    Delta <- frechet_sensitivity(M, radius, n, "laplace")
+    untrunc_ok <- Delta / eps < max_untruncated_sigma(M)
+    if (isFALSE(truncated) && !untrunc_ok) {
+      abort_arg("truncated", sprintf("= FALSE needs sigma = Delta/epsilon below %.4g on %s (the untruncated law has no finite normalising constant beyond it); use truncated = TRUE or a larger epsilon",
+                                     max_untruncated_sigma(M), manifold_label(M)), call)
     }
-    settings <- mcmc_settings(mcmc, 1L)
-    res <- if (mechanism == "kng") {
-      flat <- if (M$kappa_max == 0 && M$kappa_min == 0) fm()
-      cpp_rkng(M, Xa, sigma, b$center, b$radius, settings, flat, FALSE)
-    } else {
-      cpp_rlaplace(M, fm(), sigma, b$center, b$radius, settings, FALSE)
-    }
-    check_chain(res)
-    est <- res$draws
-    diagnostics <- sampler_diagnostics(res)
-  } else if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian")) {
-    Delta <- 2 * b$radius / n
-    f <- if (is.null(footpoint)) b$center else as_points(M, footpoint, "footpoint")[, 1]
+    tr <- if (is.null(truncated)) !untrunc_ok else truncated
+    if (isTRUE(seed_scale)) tr <- TRUE
+    sigma <- if (!tr || isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps
+    return(list(sensitivity = Delta, sigma = sigma, truncated = tr))
+  }
+  if (mechanism == "kng") {
+    Delta <- frechet_sensitivity(M, radius, n, "kng")
+    return(list(sensitivity = Delta, sigma = if (isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps))
+  }
+  if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian")) {
+    Delta <- 2 * radius / n
     sigma <- switch(privacy$type,
       pure = Delta / eps,
       approximate = calibrate_analytic_gaussian(eps, privacy$delta, Delta),
       gdp = Delta / privacy$mu,
       rdp = Delta / sqrt(2 * eps / privacy$alpha))
-    est <- cpp_rwrapped(M, fm(), sigma, f, 1L, sub("wrapped_", "", mechanism))
-    diagnostics <- list(method = "exact", footpoint = from_ambient(M, matrix(f), single = TRUE))
-  } else {
-    base <- euclidean_baseline(M, Xa, eps, b, align)
-    est <- base$estimate
-    Delta <- base$sensitivity
-    sigma <- base$sigma
-    diagnostics <- base$diagnostics
+    return(list(sensitivity = Delta, sigma = sigma))
   }
-  if (isTRUE(return_nonprivate)) nonprivate <- from_ambient(M, matrix(fm()), single = TRUE)
-  new_dp_release(
-    estimate = from_ambient(M, est, single = TRUE), manifold = M,
-    mechanism = mechanism, statistic = "frechet_mean", privacy = privacy,
-    sensitivity = Delta, sigma = sigma,
-    bounds = list(center = from_ambient(M, matrix(b$center), single = TRUE), radius = b$radius,
-                  inferred = b$inferred),
-    clipped = b$clipped, n = n, diagnostics = diagnostics, nonprivate = nonprivate, call = cl)
+  s <- baseline_scale(M, radius, n, eps)
+  list(sensitivity = s$sensitivity, sigma = s$sigma)
+}
+
+# Distances from the centre beyond which points of a non-compact manifold
+# are no longer representable in double precision with room for the matrix
+# algebra (SPD: eigenvalues e^{+-100}).
+max_representable_distance <- function(M) {
+  if (!M$hadamard) return(Inf)
+  if (inherits(M, "spd")) 100 else 1e100
+}
+
+# Public check that the noise of a release stays representable: the radius
+# plus the 1 - 1e-12 quantile of the noise length must be representable.
+# Depends only on public quantities (manifold, radius, sigma).
+check_noise_representable <- function(M, radius, sigma, kind, call = sys.call(-1)) {
+  lim <- max_representable_distance(M)
+  if (is.infinite(lim)) return(invisible(TRUE))
+  if (radius > lim) {
+    abort_arg("radius", sprintf("is %.4g: points that far from the centre are not representable in double precision on %s (at most %g)",
+                                radius, manifold_label(M), lim), call)
+  }
+  q <- if (kind == "gaussian") sigma * sqrt(stats::qchisq(1e-12, M$dim, lower.tail = FALSE)) else
+    stats::qgamma(1e-12, M$dim, scale = sigma, lower.tail = FALSE)
+  if (radius + q > lim) {
+    abort_arg("epsilon", sprintf("gives a noise scale sigma = %.4g whose draws are not representable in double precision on %s; use a larger epsilon or a smaller radius",
+                                 sigma, manifold_label(M)), call)
+  }
+  invisible(TRUE)
+}
+
+# A released value must be finite and on the manifold; otherwise the call
+# fails (only possible with negligible probability after the public check).
+check_release_value <- function(M, est, call = sys.call(-1)) {
+  est <- as.numeric(est)
+  if (any(!is.finite(est))) {
+    stop(structure(class = c("dpmanifold_error", "error", "condition"),
+                   list(message = "the release is not representable in double precision", call = call)))
+  }
+  est
 }
 
 # Which privacy notion a call asks for, validated.
@@ -163,73 +288,102 @@ resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.cal
 }
 
 # Ambient ("Euclidean") baselines of the papers' comparisons, one method per
-# manifold class.
+# manifold class. baseline_scale() gives their sensitivity and scale from
+# public quantities; euclidean_baseline() returns the ambient estimate.
+baseline_scale <- function(M, radius, n, epsilon) UseMethod("baseline_scale")
 euclidean_baseline <- function(M, Xa, epsilon, ball, align) UseMethod("euclidean_baseline")
 
 #' @export
+baseline_scale.default <- function(M, radius, n, epsilon) {
+  Delta <- 2 * radius / n
+  list(sensitivity = Delta, sigma = Delta / epsilon)
+}
+
+#' @export
 euclidean_baseline.euclidean <- function(M, Xa, epsilon, ball, align) {
-  n <- ncol(Xa)
-  Delta <- 2 * ball$radius / n
-  sigma <- Delta / epsilon
-  est <- rowMeans(Xa) + cpp_euclidean_laplace_noise(M$dim, sigma, 1L)[, 1]
-  list(estimate = matrix(est), sensitivity = Delta, sigma = sigma,
-       diagnostics = list(method = "exact", on_manifold = TRUE))
+  s <- baseline_scale(M, ball$radius, ncol(Xa), epsilon)
+  list(estimate = rowMeans(Xa) + cpp_euclidean_laplace_noise(M$dim, s$sigma, 1L)[, 1])
+}
+
+#' @export
+baseline_scale.sphere <- function(M, radius, n, epsilon) {
+  # The Frechet mean moves by at most the Laplace sensitivity in geodesic,
+  # hence also in chordal, distance.
+  Delta <- frechet_sensitivity(M, radius, n, "laplace")
+  list(sensitivity = Delta, sigma = Delta / epsilon)
 }
 
 #' @export
 euclidean_baseline.sphere <- function(M, Xa, epsilon, ball, align) {
   n <- ncol(Xa)
-  # The Frechet mean moves by at most the Laplace sensitivity in geodesic,
-  # hence also in chordal, distance.
-  Delta <- frechet_sensitivity(M, ball$radius, n, "laplace")
-  sigma <- Delta / epsilon
-  xbar <- cpp_frechet_mean(M, Xa, rep(1, n), ball$center, 1000L, 1e-10)$mean
-  z <- xbar + cpp_euclidean_laplace_noise(M$ambient_dim, sigma, 1L)[, 1]
-  list(estimate = matrix(z / sqrt(sum(z^2))), sensitivity = Delta, sigma = sigma,
-       diagnostics = list(method = "exact", ambient_estimate = z, on_manifold = FALSE))
+  s <- baseline_scale(M, ball$radius, n, epsilon)
+  xbar <- cpp_frechet_mean(M, Xa, rep(1, n), ball$center, 1000L, 1e-12)$mean
+  z <- xbar + cpp_euclidean_laplace_noise(M$ambient_dim, s$sigma, 1L)[, 1]
+  list(estimate = z / sqrt(sum(z^2)))
+}
+
+#' @export
+baseline_scale.spd <- function(M, radius, n, epsilon) {
+  # Affine-invariant: whitened data lie in the Frobenius ball of radius
+  # e^r - 1 around I (Soto et al. 2022, B.3.3). Log-Euclidean: the matrix
+  # logarithms lie in the Frobenius ball of radius r around Log(centre).
+  rE <- if (identical(M$metric, "log_euclidean")) radius else exp(radius) - 1
+  Delta <- 2 * rE / n
+  list(sensitivity = Delta, sigma = Delta / epsilon)
+}
+
+# Symmetric k x k matrix from a Frobenius-isometric vech (diagonal first,
+# then the lower triangle scaled by sqrt(2)).
+sym_from_vech <- function(z, k) {
+  N <- diag(z[seq_len(k)], k)
+  N[lower.tri(N)] <- z[-seq_len(k)] / sqrt(2)
+  N[upper.tri(N)] <- t(N)[upper.tri(N)]
+  N
+}
+
+sym_fun <- function(A, f) {
+  e <- eigen((A + t(A)) / 2, symmetric = TRUE)
+  e$vectors %*% diag(f(e$values), nrow(A)) %*% t(e$vectors)
 }
 
 #' @export
 euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
   n <- ncol(Xa)
   k <- M$size
+  s <- baseline_scale(M, ball$radius, n, epsilon)
+  N <- sym_from_vech(cpp_euclidean_laplace_noise(M$dim, s$sigma, 1L)[, 1], k)
+  if (identical(M$metric, "log_euclidean")) {
+    L <- matrix(rowMeans(vapply(seq_len(n), function(i) as.vector(sym_fun(matrix(Xa[, i], k), log)),
+                                numeric(k * k))), k)
+    return(list(estimate = as.vector(sym_fun(L + N, exp))))
+  }
   C <- matrix(ball$center, k)
-  e <- eigen(C, symmetric = TRUE)
-  Ch <- e$vectors %*% diag(sqrt(e$values), k) %*% t(e$vectors)
-  Cih <- e$vectors %*% diag(1 / sqrt(e$values), k) %*% t(e$vectors)
-  # Whitened data lie in the Frobenius ball of radius e^r - 1 around I
-  # (Soto et al. 2022, B.3.3); for log-Euclidean the same bound holds with
-  # the centre's logarithm, so we use it for both metrics.
+  Ch <- sym_fun(C, sqrt)
+  Cih <- sym_fun(C, function(l) 1 / sqrt(l))
   W <- vapply(seq_len(n), function(i) as.vector(Cih %*% matrix(Xa[, i], k) %*% Cih), numeric(k * k))
   Wbar <- matrix(rowMeans(matrix(W, k * k)), k)
-  rE <- exp(ball$radius) - 1
-  Delta <- 2 * rE / n
-  sigma <- Delta / epsilon
-  low <- lower.tri(Wbar)
-  z <- cpp_euclidean_laplace_noise(M$dim, sigma, 1L)[, 1]
-  N <- diag(z[seq_len(k)], k)
-  N[low] <- z[-seq_len(k)] / sqrt(2)   # Frobenius-isometric vech
-  N[upper.tri(N)] <- t(N)[upper.tri(N)]
   est <- Ch %*% (Wbar + N) %*% Ch
-  est <- (est + t(est)) / 2
-  pd <- min(eigen(est, symmetric = TRUE, only.values = TRUE)$values) > 0
-  list(estimate = matrix(as.vector(est)), sensitivity = Delta, sigma = sigma,
-       diagnostics = list(method = "exact", on_manifold = pd, ambient_radius = rE))
+  # may leave the SPD cone: the baseline's known weakness (post-processing
+  # of the release, so checking it reveals nothing more)
+  list(estimate = as.vector((est + t(est)) / 2))
+}
+
+#' @export
+baseline_scale.kendall_shape <- function(M, radius, n, epsilon) {
+  # Each coordinate of a preshape aligned to the centre is within the
+  # chordal distance 2 sin(r/2) of the centre's; the budget is split over
+  # the 2k coordinates (per-coordinate Laplace).
+  Delta <- 2 * 2 * sin(radius / 2) / n
+  list(sensitivity = Delta, sigma = Delta / (epsilon / (2 * M$size)))
 }
 
 #' @export
 euclidean_baseline.kendall_shape <- function(M, Xa, epsilon, ball, align) {
   n <- ncol(Xa)
   k <- M$size
-  Z <- if (isTRUE(align)) cpp_kendall_align(M, ball$center, Xa) else Xa
-  # Each coordinate of an aligned preshape is within the chordal distance
-  # 2 sin(r/2) of the centre's; unaligned preshapes only within 2.
-  rho <- if (isTRUE(align)) 2 * sin(ball$radius / 2) else 2
-  Delta <- 2 * rho / n                 # per coordinate
-  b <- Delta / (epsilon / (2 * k))     # budget split over 2k coordinates
-  noisy <- rowMeans(Z) + b * (stats::rexp(2 * k) - stats::rexp(2 * k))
-  est <- as_preshape(matrix(noisy, k, 2))
-  list(estimate = matrix(as.vector(est)), sensitivity = Delta, sigma = b,
-       diagnostics = list(method = "exact", aligned = isTRUE(align), coordinate_scale = b,
-                          on_manifold = TRUE))
+  if (!isTRUE(align)) abort_arg("align", "must be TRUE: unaligned preshapes have no public coordinate bound below 2")
+  s <- baseline_scale(M, ball$radius, n, epsilon)
+  Z <- cpp_kendall_align(M, ball$center, Xa)
+  noisy <- rowMeans(Z) + s$sigma * (stats::rexp(2 * k) - stats::rexp(2 * k))
+  list(estimate = as.vector(as_preshape(matrix(noisy, k, 2))))
 }

@@ -109,10 +109,9 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     sigma <- 2 * sens[["joint"]] / eps
     res <- cpp_regression_joint_kng(M, xs$x01, Y, tau, sigma, b$center, R, V, b$center,
                                     numeric(length(b$center)), mcmc_settings(mcmc, 1L))
-    check_chain(res)
     D <- length(b$center)
     out <- list(p = res$draws[seq_len(D), 1], v = res$draws[D + seq_len(D), 1], sigma = sigma,
-                diagnostics = sampler_diagnostics(res))
+                sampler = release_sampler("mcmc", mcmc))
   } else {
     # the p-step's density holds the non-private v-hat fixed: data the
     # fixed-v sensitivity does not cover (SPEC section 5)
@@ -121,23 +120,22 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     sigma <- c(p = 2 * sens[["p"]] / eps[["p"]], v = 2 * sens[["v"]] / eps[["v"]])
     rp <- cpp_regression_p_step(M, xs$x01, Y, tau, sigma[["p"]], b$center, R, fit$p, fit$v, b$center,
                                 mcmc_settings(mcmc, 1L))
-    check_chain(rp)
     p_t <- rp$draws[, 1]
     rv <- cpp_regression_v_step(M, xs$x01, Y, tau, sigma[["v"]], p_t, V, numeric(length(p_t)),
                                 mcmc_settings(mcmc, 1L))
-    check_chain(rv)
-    out <- list(p = p_t, v = rv$draws[, 1], sigma = sigma,
-                diagnostics = list(method = "metropolis_hastings (sequential)",
-                                   p = sampler_diagnostics(rp), v = sampler_diagnostics(rv)))
+    out <- list(p = p_t, v = rv$draws[, 1], sigma = sigma, sampler = release_sampler("mcmc", mcmc))
   }
-  g <- cpp_regression_gradient(M, xs$x01, Y, out$p, out$v, tau)
-  out$diagnostics$residuals_clipped_at_release <- g$clipped
-  privacy <- if (method == "joint") list(type = "pure", epsilon = sum(eps), delta = 0) else
-    list(type = "sequential", epsilon = sum(eps), delta = 0, split = eps,
-         note = "seed procedure; the p-step uses the non-private v-hat")
+  privacy <- list(type = "pure", epsilon = sum(eps), delta = 0)
+  if (method == "sequential") {
+    privacy$split <- eps
+    privacy$not_private <- "method = \"sequential\": the p-step uses the non-private v-hat"
+  }
   nonprivate <- if (isTRUE(return_nonprivate)) {
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private fit: this release is NOT private.")
+    g <- cpp_regression_gradient(M, xs$x01, Y, out$p, out$v, tau)
     list(p = from_ambient(M, matrix(fit$p), single = TRUE), v = from_ambient(M, matrix(fit$v), single = TRUE),
-         energy = fit$energy)
+         energy = fit$energy, clipped = c(y = b$clipped, x = xs$clamped),
+         residuals_clipped_at_release = g$clipped)
   }
   new_dp_release(
     estimate = list(p = from_ambient(M, matrix(out$p), single = TRUE),
@@ -146,8 +144,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     sensitivity = sens, sigma = out$sigma,
     bounds = list(center = from_ambient(M, matrix(b$center), single = TRUE), radius = b$radius,
                   tau = tau, R = R, v_bound = V, x_range = xs$range, inferred = inferred),
-    clipped = c(y = b$clipped, x = xs$clamped), n = n, diagnostics = out$diagnostics,
-    nonprivate = nonprivate, call = cl, method = method)
+    n = n, sampler = out$sampler, nonprivate = nonprivate, call = cl, method = method)
 }
 
 domain_bound <- function(value, default, arg, call = sys.call(-1)) {
@@ -196,8 +193,7 @@ dp_linear_regression_exact <- function(M, x01, Y, epsilon, b, R, V) {
     draw <- beta + Hinv %*% u
     if (sqrt(sum((draw[1, ] - b$center)^2)) <= R && sqrt(sum(draw[2, ]^2)) <= V) break
   }
-  list(p = draw[1, ], v = draw[2, ], sigma = sigma, sensitivity = sens,
-       diagnostics = list(method = "exact", attempts = attempts, ols = beta))
+  list(p = draw[1, ], v = draw[2, ], sigma = sigma, sensitivity = sens, sampler = list(kind = "exact"))
 }
 
 #' @rdname dp_release

@@ -55,3 +55,17 @@ check_sizes <- function(n, arg = "n", call = sys.call(-1)) {
   if (!ok) abort_arg(arg, "must be whole numbers >= 1", call)
   as.numeric(n)
 }
+
+# A classed match.arg(): `value` must be one of `choices` (the default
+# vector of choices, as in match.arg, picks the first).
+choose_arg <- function(value, choices, arg, call = sys.call(-1)) {
+  if (identical(value, choices)) return(choices[1])
+  ok <- is.character(value) && length(value) == 1L && !is.na(value) && value %in% choices
+  if (!ok) abort_arg(arg, sprintf("must be one of %s", paste(sprintf("\"%s\"", choices), collapse = ", ")), call)
+  value
+}
+
+check_flag <- function(x, arg, call = sys.call(-1)) {
+  if (!(is.logical(x) && length(x) == 1L && !is.na(x))) abort_arg(arg, "must be TRUE or FALSE", call)
+  invisible(x)
+}
