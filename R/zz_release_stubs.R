@@ -4,10 +4,9 @@ release_laplace <- function(M, mean, sigma, center, radius, truncated = TRUE, sa
                             mcmc = mcmc_control()) {
   sampler <- match.arg(sampler)
   r <- if (truncated) radius else Inf
-  if (!truncated && !M$hadamard) r <- max_radius(M) * 1.999
   res <- cpp_rlaplace(M, mean, sigma, center, r, mcmc_settings(mcmc, 1L), sampler == "mcmc")
   y <- res$draws[, 1]
-  if (!truncated) y <- resolve_ball(M, matrix(y), center, radius)$X[, 1]
+  if (!truncated) y <- resolve_ball(M, matrix(y), from_ambient(M, matrix(center), single = TRUE), radius)$X[, 1]
   y
 }
 release_kng <- function(M, Xa, sigma, center, radius, sampler = c("exact", "mcmc"), mcmc = mcmc_control()) {

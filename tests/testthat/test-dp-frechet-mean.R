@@ -11,8 +11,8 @@ b41_data <- function(n, r) {
   cbind(sin(th) * cos(ph), sin(th) * sin(ph), cos(th))
 }
 
-utility_study <- function(R, n, r, eps, ctrl) {
-  d <- matrix(NA_real_, R, 3, dimnames = list(NULL, c("kng", "laplace", "euclidean_laplace")))
+utility_study <- function(R, n, r, eps, ctrl, mechanisms = c("kng", "laplace", "euclidean_laplace")) {
+  d <- matrix(NA_real_, R, length(mechanisms), dimnames = list(NULL, mechanisms))
   for (i in seq_len(R)) {
     X <- b41_data(n, r)
     xbar <- frechet_mean(S2, X)$mean
@@ -24,36 +24,22 @@ utility_study <- function(R, n, r, eps, ctrl) {
   d
 }
 
-test_that("KNG beats the Riemannian Laplace mechanism on S^2 (r = pi/8, n = 50, epsilon = 1)", {
+test_that("the default release beats the projected ambient baseline on S^2 (r = pi/8, epsilon = 1, n = 20 and 100)", {
   set.seed(501)
   R <- 300
-  d <- utility_study(R, n = 50, r = pi / 8, eps = 1, ctrl = mcmc_control(burnin = 1000, steps = 1000))
-  m <- colMeans(d)
-  se <- apply(d, 2, sd) / sqrt(R)
-  message(sprintf("utility on S^2, r = pi/8, n = 50, eps = 1, %d replicates: mean geodesic distance to the sample Frechet mean: KNG %.4f (se %.4f), Riemannian Laplace %.4f (se %.4f), projected Euclidean Laplace %.4f (se %.4f)",
-                  R, m[1], se[1], m[2], se[2], m[3], se[3]))
-  expect_lt(m[["kng"]], m[["laplace"]])
-  # and by a margin the replicates resolve (one-sided Welch test)
-  expect_lt(t.test(d[, "kng"], d[, "laplace"], alternative = "less")$p.value, 0.05)
-  # the scale of the errors is that of sigma: Delta = 2r(2 - h)/n, sigma = 2 Delta
-  sig_k <- 2 * frechet_sensitivity(S2, pi / 8, 50, "kng")
-  expect_gt(m[["kng"]], 0.5 * sig_k)
-  expect_lt(m[["kng"]], 4 * sig_k)
-})
-
-test_that("extended: utility ordering and 1/n rate over sample sizes", {
-  skip_if_not(identical(Sys.getenv("DPMANIFOLD_EXTENDED_TESTS"), "true"))
-  set.seed(502)
-  R <- 2000
-  res <- sapply(c(20, 50, 100), function(n) {
-    colMeans(utility_study(R, n = n, r = pi / 8, eps = 1, ctrl = mcmc_control(burnin = 2000, steps = 2000)))
-  })
-  colnames(res) <- c(20, 50, 100)
-  message("extended utility study, mean geodesic distance:\n", paste(capture.output(print(res)), collapse = "\n"))
-  expect_true(all(res["kng", ] < res["laplace", ]))
-  # errors scale like 1/n: n * distance stays within a factor 1.5
-  nd <- res["kng", ] * c(20, 50, 100)
-  expect_lt(max(nd) / min(nd), 1.5)
+  for (n in c(20, 100)) {
+    d <- utility_study(R, n = n, r = pi / 8, eps = 1, ctrl = mcmc_control(burnin = 1000, steps = 1000),
+                       mechanisms = c(default_mechanism(S2), "euclidean_laplace"))
+    m <- colMeans(d)
+    se <- apply(d, 2, sd) / sqrt(R)
+    message(sprintf("S^2, r = pi/8, n = %d, eps = 1, %d data sets: mean distance to the Frechet mean: default (%s) %.4f (se %.4f), projected ambient Laplace %.4f (se %.4f)",
+                    n, R, default_mechanism(S2), m[1], se[1], m[2], se[2]))
+    expect_lt(m[[1]], m[["euclidean_laplace"]])
+    # errors are of the order of sigma = Delta / epsilon
+    sig <- frechet_sensitivity(S2, pi / 8, n, "laplace")
+    expect_gt(m[[1]], 0.5 * sig)
+    expect_lt(m[[1]], 4 * sig)
+  }
 })
 
 test_that("set.seed() reproduces every mechanism's release", {
@@ -79,53 +65,201 @@ test_that("set.seed() reproduces every mechanism's release", {
          mech = c("kng", "laplace", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"))
   )
   for (cs in cases) for (mech in cs$mech) {
+    for (smp in if (mech %in% c("kng", "laplace")) c("exact", "mcmc") else "exact") {
     rel <- function(seed) {
       set.seed(seed)
       dp_frechet_mean(cs$M, cs$X, epsilon = 1, mechanism = mech, center = cs$center, radius = cs$radius,
-                      delta = if (mech == "wrapped_gaussian") 1e-5, mcmc = ctrl)
+                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = ctrl)
     }
     a <- rel(42); b <- rel(42); c2 <- rel(43)
-    lab <- paste(cs$M$name, mech)
+    lab <- paste(cs$M$name, mech, smp)
     expect_identical(a$estimate, b$estimate, label = lab)
-    expect_identical(a$diagnostics, b$diagnostics, label = lab)
+    expect_identical(a$sampler$kind, smp, label = lab)
     expect_false(identical(a$estimate, c2$estimate), label = lab)
     expect_true(mech == "euclidean_laplace" || all(mfd_belongs(cs$M, a$estimate)), label = lab)
+    }
   }
 })
 
-test_that("the release records mechanism, budget, sensitivity and scale", {
+test_that("the release records mechanism, budget, sensitivity, scale and exactly what holds", {
   set.seed(503)
   X <- b41_data(40, pi / 8)
   ctrl <- mcmc_control(burnin = 500, steps = 500)
-  rk <- dp_frechet_mean(S2, X, 0.5, "kng", center = north, radius = pi / 8, mcmc = ctrl)
+  rk <- dp_frechet_mean(S2, X, 0.5, "kng", center = north, radius = pi / 8)
   expect_s3_class(rk, "dp_release")
   expect_equal(rk$epsilon, 0.5)
   expect_equal(rk$delta, 0)
   expect_equal(rk$sensitivity, frechet_sensitivity(S2, pi / 8, 40, "kng"))
   expect_equal(rk$sigma, 2 * rk$sensitivity / 0.5)
-  expect_identical(rk$diagnostics$method, "metropolis_hastings")
-  expect_equal(rk$diagnostics$steps, 500)
-  expect_true(rk$diagnostics$acceptance > 0 && rk$diagnostics$acceptance < 1)
+  expect_identical(rk$sampler, list(kind = "exact"))
+  expect_true(rk$privacy$private)
+  expect_match(rk$privacy$guarantee, "^epsilon-DP \\(exact sampler\\)")
   expect_lte(mfd_dist(S2, north, rk$estimate), pi / 8 + 1e-12)
   expect_null(rk$nonprivate)
-  rl <- dp_frechet_mean(S2, X, 0.5, "laplace", center = north, radius = pi / 8, return_nonprivate = TRUE)
-  expect_equal(rl$sigma, 2 * frechet_sensitivity(S2, pi / 8, 40, "laplace") / 0.5)
-  expect_lt(mfd_dist(S2, rl$nonprivate, frechet_mean(S2, X)$mean), 1e-9)
-  expect_identical(rl$diagnostics$method, "exact")
+  # nothing computed from the data without noise is stored
+  expect_null(rk$clipped)
+  expect_null(rk$diagnostics)
+  expect_false(any(grepl("clipped|proposal|acceptance", capture.output(print(rk), print(summary(rk))))))
+  # MCMC on request: (epsilon, delta)-DP with an unknown delta, public settings only
+  rm <- dp_frechet_mean(S2, X, 0.5, "kng", center = north, radius = pi / 8, sampler = "mcmc", mcmc = ctrl)
+  expect_identical(rm$sampler, list(kind = "mcmc", settings = list(burnin = 500L, steps = 500L)))
+  expect_true(rm$privacy$delta_unknown)
+  expect_match(rm$privacy$guarantee, "delta unknown")
+  expect_true(any(grepl("delta unknown \\(finite MCMC chain\\)", capture.output(print(rm)))))
+  # the untruncated Laplace law: sigma = Delta / epsilon, draw moved onto the ball
+  rl <- dp_frechet_mean(S2, X, 0.5, "laplace", center = north, radius = pi / 8)
+  expect_equal(rl$sigma, frechet_sensitivity(S2, pi / 8, 40, "laplace") / 0.5)
+  expect_false(rl$bounds$truncated)
+  expect_lte(mfd_dist(S2, north, rl$estimate), pi / 8 + 1e-12)
+  rt <- dp_frechet_mean(S2, X, 0.5, "laplace", center = north, radius = pi / 8, truncated = TRUE)
+  expect_equal(rt$sigma, 2 * frechet_sensitivity(S2, pi / 8, 40, "laplace") / 0.5)
+  expect_true(rt$bounds$truncated)
+  # non-private values only on request, and then the release is not private
+  expect_warning(rn <- dp_frechet_mean(S2, X, 0.5, "laplace", center = north, radius = pi / 8,
+                                       return_nonprivate = TRUE), class = "dpmanifold_privacy_leak")
+  expect_lt(mfd_dist(S2, rn$nonprivate$frechet_mean, frechet_mean(S2, X)$mean), 1e-9)
+  expect_false(rn$privacy$private)
+  expect_match(rn$privacy$guarantee, "^NOT private")
+  expect_true(any(grepl("NOT private", capture.output(print(rn)))))
+  expect_warning(rs <- dp_frechet_mean(S2, X, 0.5, "kng", center = north, radius = pi / 8, seed_scale = TRUE),
+                 class = "dpmanifold_privacy_leak")
+  expect_equal(rs$sigma, rs$sensitivity / 0.5)
+  expect_match(rs$privacy$guarantee, "^NOT private")
   P <- spd(2)
   Xp <- mfd_exp(P, diag(2), 0.3 * mfd_random_tangent(P, diag(2), 20))
   rg <- dp_frechet_mean(P, Xp, 1, "wrapped_gaussian", center = diag(2), radius = 1, delta = 1e-5)
   expect_equal(rg$sensitivity, 2 * 1 / 20)
   expect_equal(rg$sigma, calibrate_analytic_gaussian(1, 1e-5, 0.1))
   expect_equal(rg$delta, 1e-5)
+  expect_match(rg$privacy$guarantee, "^\\(epsilon, delta\\)-DP \\(exact sampler\\)")
   rmu <- dp_frechet_mean(P, Xp, mechanism = "wrapped_gaussian", center = diag(2), radius = 1, mu = 0.5)
   expect_equal(rmu$sigma, 0.1 / 0.5)
+  expect_match(rmu$privacy$guarantee, "^mu-GDP")
   rw <- dp_frechet_mean(P, Xp, 2, "wrapped_laplace", center = diag(2), radius = 1)
   expect_equal(rw$sigma, 0.1 / 2)
-  # basic composition
-  sp <- privacy_spent(rk, rl, rg)
-  expect_equal(sp$epsilon, 0.5 + 0.5 + 1)
-  expect_equal(sp$delta, 1e-5)
+  # log-Euclidean ambient baseline: noise on vech(Log X) with Delta = 2r/n
+  re <- dp_frechet_mean(spd(2, "log_euclidean"), Xp, 1, "euclidean_laplace", center = diag(2), radius = 1)
+  expect_equal(re$sensitivity, 2 / 20)
+  expect_true(mfd_belongs(spd(2, "log_euclidean"), re$estimate))
+})
+
+test_that("the log-Euclidean ambient baseline's sensitivity holds for badly conditioned centres", {
+  # issue 9: with centre diag(e^3, e^-3), r = 0.5, n = 10 the old baseline's
+  # whitened mean moved by 0.339 against Delta = 0.130
+  L <- spd(2, "log_euclidean")
+  C <- diag(exp(c(3, -3)))
+  set.seed(507)
+  worst <- 0
+  for (i in 1:200) {
+    V <- mfd_random_tangent(L, C, 10)
+    X <- mfd_exp(L, C, sweep(V, 3, 0.5 / mfd_norm(L, C, V), `*`))
+    X2 <- X
+    X2[, , 1] <- mfd_exp(L, C, -0.5 * V[, , 1] / mfd_norm(L, C, V[, , 1]))
+    logmean <- function(X) apply(X, 3, function(x) { e <- eigen(x, symmetric = TRUE); e$vectors %*% diag(log(e$values)) %*% t(e$vectors) })
+    worst <- max(worst, sqrt(sum((rowMeans(logmean(X)) - rowMeans(logmean(X2)))^2)))
+  }
+  expect_lte(worst, 2 * 0.5 / 10 + 1e-12)
+  rel <- dp_frechet_mean(L, X, 1, "euclidean_laplace", center = C, radius = 0.5)
+  expect_equal(rel$sensitivity, 2 * 0.5 / 10)
+})
+
+test_that("neighbouring data sets give releases that differ only in the estimate (every mechanism, every manifold)", {
+  set.seed(508)
+  K <- kendall_shape(4)
+  zk <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  P <- spd(2)
+  cases <- list(
+    list(M = S2, center = north, radius = pi / 8, far = c(0, 0, -1),
+         mech = c("laplace", "kng", "euclidean_laplace")),
+    list(M = P, center = diag(2), radius = 1, far = diag(c(50, 0.01)),
+         mech = c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace")),
+    list(M = spd(2, "log_euclidean"), center = diag(2), radius = 1, far = diag(c(50, 0.01)),
+         mech = c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace")),
+    list(M = K, center = zk, radius = 0.3, far = as_preshape(matrix(c(0, 1, 0.5, 3, 0, 0, 2, -1), 4)),
+         mech = c("laplace", "kng", "euclidean_laplace")),
+    list(M = euclidean(2), center = c(0, 0), radius = 1, far = c(100, -100),
+         mech = c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"))
+  )
+  ctrl <- mcmc_control(burnin = 200, steps = 200)
+  for (cs in cases) {
+    X <- mfd_exp(cs$M, cs$center, 0.5 * cs$radius * mfd_random_tangent(cs$M, cs$center, 12) /
+                   sqrt(cs$M$dim))
+    X <- clip_to_ball(cs$M, X, cs$center, cs$radius)
+    attr(X, "clipped") <- NULL
+    Xn <- replace_record(cs$M, X, 3, cs$far)
+    for (mech in cs$mech) for (smp in if (mech %in% c("kng", "laplace")) c("exact", "mcmc") else "exact") {
+      f <- function(D) dp_frechet_mean(cs$M, D, 1, mech, center = cs$center, radius = cs$radius,
+                                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = ctrl)
+      expect_neighbours_agree(f, X, Xn, label = paste(manifold_label(cs$M), mech, smp))
+    }
+    # other notions and options
+    if (cs$M$hadamard) {
+      for (args in list(list(mu = 0.7), list(alpha = 3, epsilon = 0.5))) {
+        f <- function(D) do.call(dp_frechet_mean, c(list(cs$M, D, mechanism = "wrapped_gaussian",
+                                                       center = cs$center, radius = cs$radius), args))
+        expect_neighbours_agree(f, X, Xn, label = paste(manifold_label(cs$M), names(args)[1]))
+      }
+    }
+    f <- function(D) dp_frechet_mean(cs$M, D, 1, "laplace", center = cs$center, radius = cs$radius, truncated = TRUE)
+    expect_neighbours_agree(f, X, Xn, label = paste(manifold_label(cs$M), "truncated laplace"))
+  }
+})
+
+test_that("privacy_spent() composes every notion and says what holds", {
+  set.seed(509)
+  E <- euclidean(2)
+  X <- matrix(runif(20, -0.5, 0.5), 10)
+  pure <- function(e) dp_frechet_mean(E, X, e, "laplace", center = c(0, 0), radius = 1)
+  appr <- function(e, d) dp_frechet_mean(E, X, e, "wrapped_gaussian", delta = d, center = c(0, 0), radius = 1)
+  gdp <- function(mu) dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = mu, center = c(0, 0), radius = 1)
+  rdp <- function(a, e) dp_frechet_mean(E, X, e, "wrapped_gaussian", alpha = a, center = c(0, 0), radius = 1)
+  # pure and approximate: sums
+  s <- privacy_spent(pure(1), pure(0.5))
+  expect_equal(c(s$epsilon, s$delta), c(1.5, 0)); expect_identical(s$type, "pure"); expect_true(s$private)
+  expect_match(s$guarantee, "^epsilon-DP with epsilon = 1.5$")
+  s <- privacy_spent(pure(1), appr(0.5, 1e-6), appr(0.25, 1e-7))
+  expect_equal(c(s$epsilon, s$delta), c(1.75, 1.1e-6)); expect_identical(s$type, "approximate")
+  # GDP: sqrt(sum mu^2), exact conversion
+  s <- privacy_spent(gdp(0.3), gdp(0.4))
+  expect_equal(s$mu, 0.5); expect_true(is.na(s$epsilon)); expect_identical(s$type, "gdp")
+  s <- privacy_spent(gdp(0.3), gdp(0.4), delta = 1e-5)
+  dfun <- function(e, mu) pnorm(-e / mu + mu / 2) - exp(e) * pnorm(-e / mu - mu / 2)
+  expect_lte(dfun(s$epsilon, 0.5), 1e-5)
+  expect_gt(dfun(s$epsilon - 1e-6, 0.5), 1e-5)
+  expect_gt(s$epsilon, 0)
+  # a GDP-only composition never reports epsilon = 0 without saying so
+  expect_false(isTRUE(privacy_spent(gdp(1))$epsilon == 0))
+  # RDP at equal orders: sum, then epsilon + log(1/delta)/(alpha - 1)
+  s <- privacy_spent(rdp(2, 0.5))
+  expect_equal(s$epsilon, 0.5); expect_identical(s$type, "rdp")
+  s <- privacy_spent(rdp(2, 0.5), delta = 1e-6)
+  expect_equal(s$epsilon, 0.5 + log(1e6), tolerance = 1e-12)   # about 14.3, as in issue 9
+  s <- privacy_spent(rdp(2, 0.5), rdp(2, 0.25), delta = 1e-6)
+  expect_equal(s$epsilon, 0.75 + log(1e6), tolerance = 1e-12)
+  # mixtures need delta, then convert each group at an equal share of it
+  expect_error(privacy_spent(pure(1), rdp(2, 0.5), rdp(2, 0.5)), "delta", class = "dpmanifold_error")
+  expect_error(privacy_spent(pure(1), gdp(1)), "delta", class = "dpmanifold_error")
+  expect_error(privacy_spent(rdp(2, 0.5), rdp(3, 0.5)), "delta", class = "dpmanifold_error")
+  s <- privacy_spent(pure(1), rdp(2, 0.5), rdp(2, 0.5), delta = 1e-6)
+  expect_equal(s$epsilon, 1 + 1 + log(1e6), tolerance = 1e-12)
+  expect_equal(s$delta, 1e-6)
+  s <- privacy_spent(pure(1), gdp(0.5), rdp(3, 0.2), delta = 2e-6)
+  expect_equal(s$epsilon, 1 + dpmanifold:::gdp_epsilon(0.5, 1e-6) + 0.2 + log(1e6) / 2, tolerance = 1e-10)
+  expect_equal(s$delta, 2e-6)
+  # MCMC releases: delta unknown, carried into the total
+  S2r <- dp_frechet_mean(S2, b41_data(10, 0.3), 1, "kng", center = north, radius = pi / 8, sampler = "mcmc",
+                         mcmc = mcmc_control(burnin = 100, steps = 100))
+  s <- privacy_spent(pure(1), S2r)
+  expect_true(s$delta_unknown); expect_match(s$guarantee, "delta unknown")
+  # a not-private release makes the total not private
+  np <- suppressWarnings(dp_frechet_mean(E, X, 1, "laplace", center = c(0, 0)))
+  s <- privacy_spent(pure(1), np)
+  expect_false(s$private); expect_match(s$guarantee, "^NOT private")
+  expect_output(print(s), "NOT private")
+  # bad input
+  expect_error(privacy_spent(), class = "dpmanifold_error")
+  expect_error(privacy_spent(pure(1), list(a = 1)), class = "dpmanifold_error")
+  expect_error(privacy_spent(pure(1), delta = 2), class = "dpmanifold_error")
 })
 
 test_that("dp_frechet_mean rejects bad privacy parameters", {
@@ -201,7 +335,7 @@ test_that("bounds taken from the data raise the privacy-leak warning", {
   expect_warning(r2 <- dp_frechet_mean(S2, X, 1, "laplace", center = north), "radius", class = "dpmanifold_privacy_leak")
   expect_identical(r2$bounds$inferred, "radius")
   expect_equal(r2$bounds$radius, max(mfd_dist(S2, north, X)))
-  expect_equal(r2$clipped, 0)
+  expect_match(r2$privacy$guarantee, "^NOT private \\(radius taken from the data")
   # both missing: two classed warnings, for every mechanism
   P <- spd(2)
   Xp <- mfd_exp(P, diag(2), 0.3 * mfd_random_tangent(P, diag(2), 10))
@@ -237,10 +371,9 @@ test_that("clipping moves exactly the outside points onto the ball, along the ge
   expect_equal(mfd_dist(S2, north, C[16:18, ]), rep(r, 3))
   # same direction from the centre
   expect_equal(atan2(C[16:18, 2], C[16:18, 1]), atan2(Xout[, 2], Xout[, 1]))
-  rel <- dp_frechet_mean(S2, X, 1, "laplace", center = north, radius = r, return_nonprivate = TRUE)
-  expect_equal(rel$clipped, 3)
-  expect_lt(mfd_dist(S2, rel$nonprivate, frechet_mean(S2, C)$mean), 1e-9)
-  expect_equal(dp_frechet_mean(S2, Xin, 1, "laplace", center = north, radius = r)$clipped, 0)
+  rel <- suppressWarnings(dp_frechet_mean(S2, X, 1, "laplace", center = north, radius = r, return_nonprivate = TRUE))
+  expect_equal(rel$nonprivate$clipped, 3)
+  expect_lt(mfd_dist(S2, rel$nonprivate$frechet_mean, frechet_mean(S2, C)$mean), 1e-9)
   # SPD, affine-invariant: clipped points are at distance r from the centre
   P <- spd(3)
   c0 <- mfd_random_point(P)
@@ -250,7 +383,8 @@ test_that("clipping moves exactly the outside points onto the ball, along the ge
   Cp <- clip_to_ball(P, Xp, c0, 1)
   expect_equal(attr(Cp, "clipped"), 4)
   expect_equal(mfd_dist(P, c0, Cp), pmin(len, 1), tolerance = 1e-8)
-  expect_equal(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = c0, radius = 1)$clipped, 4)
+  expect_equal(suppressWarnings(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = c0, radius = 1,
+                                                return_nonprivate = TRUE))$nonprivate$clipped, 4)
   # Kendall: raw configurations are accepted and clipped as shapes
   K <- kendall_shape(5)
   z0 <- mfd_random_point(K)
