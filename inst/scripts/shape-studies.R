@@ -66,8 +66,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
     est <- array(unlist(lapply(rels, function(r) dpmanifold::align_shapes(M, r$estimate, xbar))), c(k, 2L, 6L))
     list(estimates = est,
          dist = vapply(rels, function(r) dpmanifold::mfd_dist(M, xbar, r$estimate), numeric(1)),
-         sigma = rels[[1]]$sigma, sensitivity = rels[[1]]$sensitivity,
-         acceptance = if (m == "kng") vapply(rels, function(r) r$diagnostics$acceptance, numeric(1)))
+         sigma = rels[[1]]$sigma, sensitivity = rels[[1]]$sensitivity)
   })
   mean_study <- list(sample = cc$shapes[, , 1:10], nonprivate = xbar, releases = six,
                      n = n_cc, k = k, epsilon = epsilon, center = center, radius = radius)
@@ -111,7 +110,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
     center = center, radius = radius, x_range = ages, method = "sequential", mcmc = mcmc_reg))
   strip <- function(rel) list(p = rel$estimate$p, v = rel$estimate$v, x_range = rel$estimate$x_range,
                               sigma = rel$sigma, sensitivity = rel$sensitivity,
-                              diagnostics = rel$diagnostics, epsilon = rel$privacy$epsilon)
+                              sampler = rel$sampler, epsilon = rel$privacy$epsilon)
   regression <- list(nonprivate = list(p = fit$coef$p, v = fit$coef$v, x_range = ages),
                      joint = stats::setNames(lapply(reg_joint, strip), paste0("eps_", reg_eps)),
                      sequential = strip(reg_seq),

@@ -63,7 +63,6 @@ run_spd_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STU
                  frob = sqrt(sum((est - xbar)^2)),
                  frob_target = sqrt(sum((est - if (m == "euclidean_laplace") amean else xbar)^2)),
                  on_manifold = spd_ok,
-                 acceptance = if (is.null(rel$diagnostics$acceptance)) NA_real_ else rel$diagnostics$acceptance,
                  seconds = secs, stringsAsFactors = FALSE)
     })
     do.call(rbind, rows)
@@ -90,7 +89,7 @@ run_spd_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STU
                frob_mean = mean(s$frob), frob_se = se(s$frob),
                frob_target_mean = mean(s$frob_target), frob_target_se = se(s$frob_target),
                frac_spd = mean(s$on_manifold),
-               acceptance = mean(s$acceptance), seconds = mean(s$seconds),
+               seconds = mean(s$seconds),
                stringsAsFactors = FALSE)
   }))
   out <- list(

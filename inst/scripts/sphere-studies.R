@@ -86,15 +86,17 @@ study_frechet_utility <- function(settings, say) {
       rel <- list(
         kng = dp_frechet_mean(S2, X, eps, "kng", center = north, radius = r, mcmc = mc),
         laplace = dp_frechet_mean(S2, X, eps, "laplace", center = north, radius = r),
+        laplace_truncated = dp_frechet_mean(S2, X, eps, "laplace", center = north, radius = r, truncated = TRUE),
         kng_seed_scale = quiet_leak(dp_frechet_mean(S2, X, eps, "kng", center = north, radius = r,
                                                     mcmc = mc, seed_scale = TRUE)),
         laplace_seed_scale = quiet_leak(dp_frechet_mean(S2, X, eps, "laplace", center = north,
                                                         radius = r, seed_scale = TRUE)),
         euclidean = dp_frechet_mean(S2, X, eps, "euclidean_laplace", center = north, radius = r))
       est <- lapply(rel, function(z) as.numeric(z$estimate))
-      # the raw ambient Euclidean release (before normalising to the sphere)
-      est$euclidean_ambient <- as.numeric(rel$euclidean$diagnostics$ambient_estimate)
-      est$euclidean_projected <- est$euclidean
+      # the ambient Euclidean baseline before and after normalising to the
+      # sphere (the release itself is the normalised one)
+      est$euclidean_ambient <- xbar + dpmanifold:::cpp_euclidean_laplace_noise(3L, rel$euclidean$sigma, 1L)[, 1]
+      est$euclidean_projected <- est$euclidean_ambient / sqrt(sum(est$euclidean_ambient^2))
       est$euclidean <- NULL
       for (m in names(est)) {
         e <- est[[m]]
@@ -104,7 +106,6 @@ study_frechet_utility <- function(settings, say) {
           euclidean_dist = sqrt(sum((e - xbar)^2)),
           geodesic_dist = if (on_sphere) mfd_dist(S2, xbar, e / sqrt(sum(e^2))) else NA_real_,
           sigma = if (m %in% c("euclidean_ambient", "euclidean_projected")) rel$euclidean$sigma else rel[[m]]$sigma,
-          acceptance = if (m %in% c("kng", "kng_seed_scale")) rel[[m]]$diagnostics$acceptance else NA_real_,
           stringsAsFactors = FALSE)
       }
     }
@@ -115,8 +116,7 @@ study_frechet_utility <- function(settings, say) {
   summ <- do.call(rbind, lapply(split(raw, key), function(d) {
     data.frame(n = d$n[1], mechanism = d$mechanism[1], reps = nrow(d),
                mean = mean(d$euclidean_dist), se = stats::sd(d$euclidean_dist) / sqrt(nrow(d)),
-               mean_geodesic = mean(d$geodesic_dist), sigma = d$sigma[1],
-               acceptance = mean(d$acceptance), stringsAsFactors = FALSE)
+               mean_geodesic = mean(d$geodesic_dist), sigma = d$sigma[1], stringsAsFactors = FALSE)
   }))
   rownames(summ) <- NULL
   summ <- summ[order(summ$mechanism, summ$n), ]

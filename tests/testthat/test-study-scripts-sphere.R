@@ -26,8 +26,8 @@ test_that("sphere-studies.R runs in small mode and writes the expected structure
   u <- saved$frechet_utility$summary
   expect_s3_class(u, "data.frame")
   expect_true(all(c("n", "mechanism", "reps", "mean", "se", "sigma") %in% names(u)))
-  expect_setequal(unique(u$mechanism), c("kng", "laplace", "kng_seed_scale", "laplace_seed_scale",
-                                         "euclidean_ambient", "euclidean_projected"))
+  expect_setequal(unique(u$mechanism), c("kng", "laplace", "laplace_truncated", "kng_seed_scale",
+                                         "laplace_seed_scale", "euclidean_ambient", "euclidean_projected"))
   expect_setequal(unique(u$n), saved$frechet_utility$design$n)
   expect_true(all(is.finite(u$mean) & u$mean >= 0))
   expect_true(all(u$se >= 0))
@@ -36,10 +36,12 @@ test_that("sphere-studies.R runs in small mode and writes the expected structure
   on <- raw$mechanism != "euclidean_ambient"
   expect_true(all(is.finite(raw$geodesic_dist[on])))
   expect_true(all(is.na(raw$geodesic_dist[!on])))
-  # the DP scale is twice the seed papers' scale
+  # on the truncated laws the DP scale is twice the seed papers' scale; the
+  # untruncated Laplace law is DP at the seed papers' scale
   s <- function(m) u$sigma[u$mechanism == m]
   expect_equal(s("kng"), 2 * s("kng_seed_scale"))
-  expect_equal(s("laplace"), 2 * s("laplace_seed_scale"))
+  expect_equal(s("laplace_truncated"), 2 * s("laplace_seed_scale"))
+  expect_equal(s("laplace"), s("laplace_seed_scale"))
 
   r <- saved$regression$summary
   expect_s3_class(r, "data.frame")
