@@ -120,3 +120,89 @@ test_that("sigma = 2 Delta / epsilon passes the worst cases, sigma = Delta / eps
                  class = "dpmanifold_privacy_leak")
   expect_equal(rel$sigma, Delta / eps)
 })
+
+test_that("the untruncated Laplace law is epsilon-DP at sigma = Delta / epsilon, normalising constants included", {
+  # Law on the whole sphere (quadrature in polar coordinates around the
+  # north pole, the full range of the polar angle), released after moving the
+  # draw onto the ball; the pair of means Delta apart that broke the
+  # truncated law above. Post-processing cannot increase the loss, so the
+  # bound on the unprojected law is the one that matters.
+  r <- pi / 8; n <- 10; eps <- 1
+  g <- audit_grid(pi, nr = 400, nphi = 200)
+  Delta <- frechet_sensitivity(S2, r, n, "laplace")
+  eta1 <- c(sin(r), 0, cos(r))
+  eta2 <- c(sin(r - Delta), 0, cos(r - Delta))
+  lr <- audit_log_density(driemann_laplace(S2, g$Y, eta1, Delta / eps), g) -
+    audit_log_density(driemann_laplace(S2, g$Y, eta2, Delta / eps), g)
+  message(sprintf("privacy audit, untruncated Laplace at sigma = Delta/eps: max log ratio / epsilon = %.4f", max(abs(lr)) / eps))
+  expect_lte(max(abs(lr)), eps * (1 + 1e-3))   # quadrature error of the constants
+  expect_gt(max(abs(lr)), 0.9 * eps)           # and the bound is attained
+})
+
+# Empirical distinguishing audit of the exact release paths: many releases on
+# D and on a neighbour D', a one-dimensional statistic (which of the two
+# non-private means the release is closer to), and a Clopper-Pearson lower
+# confidence bound on the privacy loss of threshold events. The bound must
+# not exceed epsilon; with 20000 releases each it resolves losses of about
+# 0.1 epsilon.
+audit_release_path <- function(release_fun, D, D2, m1, m2, M, N, eps, level = 1e-3) {
+  stat <- function(f, D) vapply(seq_len(N), function(i) {
+    y <- f(D)$estimate
+    mfd_dist(M, y, m1) - mfd_dist(M, y, m2)
+  }, numeric(1))
+  s1 <- stat(release_fun, D)
+  s2 <- stat(release_fun, D2)
+  qs <- stats::quantile(c(s1, s2), c(0.05, 0.2, 0.5, 0.8, 0.95))
+  worst <- -Inf
+  alpha <- level / (2 * length(qs))
+  for (t in qs) for (side in c(1, -1)) {
+    a <- sum(side * s1 > side * t); b <- sum(side * s2 > side * t)
+    # lower bound of log(p_a / p_b) and of log(p_b / p_a)
+    lo <- function(x, y) {
+      if (x == 0) return(-Inf)
+      pa <- stats::qbeta(alpha / 2, x, N - x + 1)
+      pb <- if (y == N) 1 else stats::qbeta(1 - alpha / 2, y + 1, N - y)
+      log(pa / pb)
+    }
+    worst <- max(worst, lo(a, b), lo(b, a))
+  }
+  worst
+}
+
+test_that("extended: empirical distinguishing audit of every exact release path", {
+  skip_if_not(identical(Sys.getenv("DPMANIFOLD_EXTENDED_TESTS"), "true"))
+  set.seed(410)
+  N <- 20000
+  eps <- 1
+  K <- kendall_shape(4)
+  zk <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  P <- spd(2)
+  cases <- list(
+    list(M = S2, center = north, radius = pi / 8, mech = c("laplace", "laplace_truncated", "kng", "euclidean_laplace")),
+    list(M = K, center = zk, radius = 0.3, mech = c("laplace", "laplace_truncated", "kng", "euclidean_laplace")),
+    list(M = P, center = diag(2), radius = 1, mech = c("laplace", "laplace_truncated", "kng", "wrapped_laplace", "euclidean_laplace")),
+    list(M = euclidean(2), center = c(0, 0), radius = 1, mech = c("laplace", "kng", "wrapped_laplace")))
+  lines <- "empirical audit (lower 99.9% confidence bound of the privacy loss / epsilon):"
+  for (cs in cases) {
+    M <- cs$M
+    n <- 5
+    # D: all records at one boundary point; D': one record at the opposite
+    # boundary point (the far side of the ball)
+    u <- mfd_random_tangent(M, cs$center)
+    u <- cs$radius * u / mfd_norm(M, cs$center, u)
+    a <- mfd_exp(M, cs$center, u)
+    b <- mfd_exp(M, cs$center, -u)
+    D <- replace_record(M, if (is.null(M$point_dim)) matrix(a, n, length(a), byrow = TRUE) else array(a, c(dim(a), n)), 1, a)
+    D2 <- replace_record(M, D, 1, b)
+    m1 <- frechet_mean(M, D)$mean
+    m2 <- frechet_mean(M, D2)$mean
+    for (mech in cs$mech) {
+      f <- function(X) dp_frechet_mean(M, X, eps, sub("_truncated", "", mech), center = cs$center, radius = cs$radius,
+                                       truncated = if (mech == "laplace_truncated") TRUE)
+      loss <- audit_release_path(f, D, D2, m1, m2, M, N, eps)
+      lines <- c(lines, sprintf("  %s %s: %.3f", manifold_label(M), mech, loss / eps))
+      expect_lte(loss, eps, label = paste(manifold_label(M), mech))
+    }
+  }
+  message(paste(lines, collapse = "\n"))
+})
