@@ -24,7 +24,10 @@
 # (used by tests/testthat/test-study-scripts-sphere.R), or call
 # sphere_studies(small = TRUE) after source()-ing this file.
 
-sphere_studies <- function(small = FALSE, out = NULL, seed = 20240601, verbose = !small) {
+# `parts` recomputes only some studies; the others are taken from `previous`
+# (an earlier result file), so one study can be refreshed on its own.
+sphere_studies <- function(small = FALSE, out = NULL, seed = 20240601, verbose = !small,
+                           parts = c("mean", "regression"), previous = NULL) {
   suppressPackageStartupMessages(library(dpmanifold))
   set.seed(seed)
   t0 <- proc.time()[["elapsed"]]
@@ -40,9 +43,10 @@ sphere_studies <- function(small = FALSE, out = NULL, seed = 20240601, verbose =
          reg_mcmc = mcmc_control(burnin = 1000, steps = 1000))
   }
   say <- function(...) if (verbose) message(sprintf(...))
-  mean_study <- study_frechet_utility(settings, say)
+  old <- if (!is.null(previous) && length(setdiff(c("mean", "regression"), parts))) readRDS(previous)
+  mean_study <- if ("mean" %in% parts) study_frechet_utility(settings, say) else old$frechet_utility
   say("utility study done after %.0f s", proc.time()[["elapsed"]] - t0)
-  reg_study <- study_regression_split(settings, say)
+  reg_study <- if ("regression" %in% parts) study_regression_split(settings, say) else old$regression
   say("regression study done after %.0f s", proc.time()[["elapsed"]] - t0)
   res <- list(
     frechet_utility = mean_study,
