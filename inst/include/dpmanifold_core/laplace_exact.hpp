@@ -459,25 +459,33 @@ class BallLaplace {
   // mean_in_ball: the caller guarantees dist(mean, center) <= radius (all
   // release paths: the data, hence their mean, are in the ball).
   LaplacePlan plan(bool mean_in_ball, double p_fail) const {
+    return plan_for(M_, ball_.radius, polar_, sigma_, mean_in_ball, p_fail);
+  }
+
+  // A plan valid for every scale in [sigma_lo, sigma_hi], where `worst` is
+  // the polar law at sigma_hi: the around-mean bound decreases with sigma,
+  // the uniform-on-ball bound increases (used by the KNG sampler, whose
+  // envelope scale depends on the data within public limits).
+  static LaplacePlan plan_for(const Manifold& M, double r, const PolarLaplace& worst,
+                              double sigma_lo, bool mean_in_ball, double p_fail) {
     LaplacePlan pl;
-    const double r = ball_.radius;
     if (std::isinf(r)) {
       pl.regime = LaplacePlan::Regime::untruncated;
-      if (polar_.improper()) {
+      if (worst.improper()) {
         pl.improper = true;
         return pl;
       }
-      pl.acc_lb = polar_.acceptance_lb();
+      pl.acc_lb = worst.acceptance_lb();
     } else {
       double lbA = 0.0;
-      if (mean_in_ball && !polar_.improper()) {
-        const double kmin = M_.kappa_min();
+      if (mean_in_ball && !worst.improper()) {
+        const double kmin = M.kappa_min();
         const double T0 = kmin >= 0 ? r
                                     : 2.0 / std::sqrt(-kmin) *
                                           std::atanh(0.5 * std::tanh(std::sqrt(-kmin) * r));
-        lbA = polar::cap_fraction(M_.dim(), M_PI / 3.0) * polar_.lower_integral(T0, 0.0);
+        lbA = polar::cap_fraction(M.dim(), M_PI / 3.0) * worst.lower_integral(T0, 0.0);
       }
-      const double lbB = std::exp(polar_.log_j_lower(r) - polar_.log_j_upper(r) - 2.0 * r / sigma_);
+      const double lbB = std::exp(worst.log_j_lower(r) - worst.log_j_upper(r) - 2.0 * r / sigma_lo);
       if (lbA >= lbB) {
         pl.regime = LaplacePlan::Regime::around_mean;
         pl.acc_lb = lbA;
