@@ -57,12 +57,24 @@ cpp_frechet_mean <- function(M, X, w, x0, max_iter, tol) {
     .Call(`_dpmanifold_cpp_frechet_mean`, M, X, w, x0, max_iter, tol)
 }
 
-cpp_rlaplace <- function(M, mean, sigma, center, radius, mcmc, force_mcmc) {
-    .Call(`_dpmanifold_cpp_rlaplace`, M, mean, sigma, center, radius, mcmc, force_mcmc)
+cpp_max_untruncated_sigma <- function(M) {
+    .Call(`_dpmanifold_cpp_max_untruncated_sigma`, M)
 }
 
-cpp_rkng <- function(M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc) {
-    .Call(`_dpmanifold_cpp_rkng`, M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc)
+cpp_rlaplace_exact <- function(M, mean, sigma, center, radius, n, mean_in_ball, p_fail = 1e-10) {
+    .Call(`_dpmanifold_cpp_rlaplace_exact`, M, mean, sigma, center, radius, n, mean_in_ball, p_fail)
+}
+
+cpp_rlaplace_mcmc <- function(M, mean, sigma, center, radius, mcmc) {
+    .Call(`_dpmanifold_cpp_rlaplace_mcmc`, M, mean, sigma, center, radius, mcmc)
+}
+
+cpp_rkng_exact <- function(M, X, sigma, center, radius, n) {
+    .Call(`_dpmanifold_cpp_rkng_exact`, M, X, sigma, center, radius, n)
+}
+
+cpp_rkng_mcmc <- function(M, X, sigma, center, radius, mcmc) {
+    .Call(`_dpmanifold_cpp_rkng_mcmc`, M, X, sigma, center, radius, mcmc)
 }
 
 cpp_rwrapped <- function(M, mean, sigma, footpoint, n, kind) {
@@ -79,6 +91,22 @@ cpp_kng_gradient <- function(M, Y, X) {
 
 cpp_kng_gradient_norm <- function(M, Y, X) {
     .Call(`_dpmanifold_cpp_kng_gradient_norm`, M, Y, X)
+}
+
+cpp_log_volume_density <- function(M, p, V) {
+    .Call(`_dpmanifold_cpp_log_volume_density`, M, p, V)
+}
+
+cpp_sinhc_bound_table <- function() {
+    .Call(`_dpmanifold_cpp_sinhc_bound_table`)
+}
+
+cpp_study_laplace_acceptance <- function(M, mean, sigma, center, radius, n, mean_in_ball) {
+    .Call(`_dpmanifold_cpp_study_laplace_acceptance`, M, mean, sigma, center, radius, n, mean_in_ball)
+}
+
+cpp_study_kng_acceptance <- function(M, X, sigma, center, radius, n) {
+    .Call(`_dpmanifold_cpp_study_kng_acceptance`, M, X, sigma, center, radius, n)
 }
 
 cpp_regression_fit <- function(M, x, Y, p0, v0, max_iter, tol) {

@@ -1,37 +1,46 @@
 #' Settings of the Metropolis-Hastings sampler
 #'
-#' The KNG and Riemannian Laplace mechanisms are sampled by random-walk
-#' Metropolis-Hastings where no exact sampler exists: proposals
-#' \eqn{y = Exp_x(s \xi)} with \eqn{\xi} an isotropic standard Gaussian
-#' tangent vector, rejected outside the public ball. The chain starts at the
-#' public centre, tunes the step `s` during burn-in towards
-#' `target_acceptance` (Robbins-Monro on log s, batches of 50), then runs
-#' `steps` further steps and releases the final state. The defaults mix on
-#' every example of the package (acceptance is reported; a warning is raised
-#' below 5% or above 95%, and an error when the chain never moved).
+#' The mechanisms are sampled exactly by default; Metropolis-Hastings runs
+#' only when a caller asks for it (`sampler = "mcmc"` in the releases,
+#' `method = "mcmc"` in [rriemann_laplace()] and [rkng()]). A finite chain is
+#' at best (epsilon, delta)-DP with an unknown delta (Kulkarni and Soto,
+#' appendix A.1), and releases made with it say so.
 #'
-#' @param burnin Burn-in (tuning) steps.
+#' The chain proposes \eqn{y = Exp_x(s \xi)}, \eqn{\xi} an isotropic
+#' standard Gaussian tangent vector, rejects proposals outside the public
+#' ball, starts at the public centre, runs `burnin` steps and then `steps`
+#' further steps, and releases the final state. The step `s` is **not tuned
+#' on the data**: a step adapted to the data's target would itself be a
+#' release (a privacy auditor could read the data from it). It is `step`
+#' when given, otherwise a public default from sigma and the dimension d,
+#' \eqn{2.38 \sigma \sqrt{(d+1)/d}} (the random-walk rule of thumb for a
+#' Laplace-type law of scale sigma; KNG uses the scale of its Laplace
+#' envelope), capped so that a typical proposal stays within the ball.
+#' Nothing about the chain's path (acceptance rate, moves) is returned or
+#' checked, since any such check would depend on the data.
+#'
+#' @param burnin Burn-in steps.
 #' @param steps Steps after burn-in before the released state.
 #' @param thin Steps between successive draws when several are requested
 #'   from an `r*` sampler.
-#' @param step Initial step; `NULL` uses the mechanism's scale sigma.
-#' @param target_acceptance Acceptance rate aimed at during burn-in.
-#' @param keep_chain Keep every post-burn-in state (memory grows with the
-#'   chain); otherwise memory is O(1) in the chain length.
+#' @param step Step of the random walk; `NULL` uses the public default.
+#' @param keep_chain Keep every post-burn-in state (for studies of the
+#'   chain; memory grows with the chain); otherwise memory is O(1) in the
+#'   chain length.
 #' @return A list of class `mcmc_control`.
 #' @examples
 #' mcmc_control(burnin = 2000, steps = 2000)
 #' @export
-mcmc_control <- function(burnin = 5000, steps = 5000, thin = 100, step = NULL,
-                         target_acceptance = 0.3, keep_chain = FALSE) {
+mcmc_control <- function(burnin = 5000, steps = 5000, thin = 100, step = NULL, keep_chain = FALSE) {
   burnin <- check_count(burnin, "burnin", min = 0L)
   steps <- check_count(steps, "steps")
   thin <- check_count(thin, "thin")
   if (!is.null(step)) check_positive_number(step, "step")
-  ok <- is.numeric(target_acceptance) && length(target_acceptance) == 1 && target_acceptance > 0 && target_acceptance < 1
-  if (!ok) abort_arg("target_acceptance", "must be a number in (0, 1)")
+  if (!(is.logical(keep_chain) && length(keep_chain) == 1L && !is.na(keep_chain))) {
+    abort_arg("keep_chain", "must be TRUE or FALSE")
+  }
   structure(list(burnin = burnin, steps = steps, thin = thin, step = if (is.null(step)) 0 else step,
-                 target_acceptance = target_acceptance, keep_chain = isTRUE(keep_chain)),
+                 keep_chain = keep_chain),
             class = "mcmc_control")
 }
 
@@ -43,23 +52,17 @@ mcmc_settings <- function(ctrl, n_draws) {
   s
 }
 
-check_chain <- function(res, call = sys.call(-1)) {
-  if (!identical(res$method, "metropolis_hastings")) return(invisible(res))
-  if (res$accepted == 0) {
-    stop(structure(class = c("dpmanifold_error", "error", "condition"),
-                   list(message = "the Metropolis-Hastings chain never moved after burn-in; increase `burnin` or set `step` in mcmc_control()", call = call)))
-  }
-  if (res$acceptance < 0.05 || res$acceptance > 0.95) {
-    warning(structure(class = c("dpmanifold_mcmc_warning", "warning", "condition"),
-                      list(message = sprintf("Metropolis-Hastings acceptance rate %.3f is extreme; the chain may not have mixed (adjust mcmc_control())", res$acceptance), call = call)))
-  }
-  invisible(res)
-}
+# Formerly checked the chain's acceptance; any such check is a
+# data-dependent signal (SPEC section 6), so it checks nothing now. Kept for
+# callers that still call it.
+check_chain <- function(res, call = sys.call(-1)) invisible(res)
 
+# What a release may say about its sampler: the kind and public settings.
 sampler_diagnostics <- function(res) {
-  res$draws <- NULL
-  res$chain <- NULL
-  res
+  if (identical(res$method, "metropolis_hastings")) {
+    return(list(method = "metropolis_hastings", burnin = res$burnin, steps = res$steps))
+  }
+  list(method = "exact")
 }
 
 #' Samplers of the privacy mechanisms
@@ -71,21 +74,39 @@ sampler_diagnostics <- function(res) {
 #' its `normal.kind` does not.
 #'
 #' * `rriemann_laplace()`: the Riemannian Laplace law
-#'   \eqn{\propto \exp(-d(\eta, y)/\sigma)} restricted to the ball
-#'   \eqn{B_r(center)} (Reimherr, Bharath and Soto 2021). Exact where the
-#'   curvature is constant and non-negative (`euclidean()`, `sphere()`,
-#'   log-Euclidean `spd()`, `kendall_shape(3)`): the geodesic radius is drawn
-#'   by rejection from a Gamma(d, sigma) proposal with acceptance
-#'   \eqn{(\sin(\sqrt\kappa t)/(\sqrt\kappa t))^{d-1}}, the direction
-#'   uniformly, and draws outside the ball are rejected. When sigma exceeds
-#'   the radius (few Gamma draws would land in the ball) the proposal is
-#'   uniform on the ball instead, accepted with probability
-#'   \eqn{\exp(-(d(\eta, y) - d_{min})/\sigma) \ge e^{-2r/\sigma}}.
-#'   Elsewhere Metropolis-Hastings ([mcmc_control()]).
+#'   \eqn{\propto \exp(-d(\eta, y)/\sigma)} (Reimherr, Bharath and Soto
+#'   2021), with respect to the Riemannian volume, restricted to the ball
+#'   \eqn{B_r(center)} (`truncated = TRUE`) or on the whole manifold
+#'   (`truncated = FALSE`, or `radius = Inf`). Exact on every manifold of the
+#'   package, in geodesic polar coordinates around \eqn{\eta}: the direction
+#'   is uniform and the radius t has density \eqn{\propto e^{-t/\sigma}A(t)}
+#'   with A the polar volume: \eqn{t^{d-1}} (flat: Gamma(d, sigma)),
+#'   \eqn{\sin^{d-1} t} on \eqn{S^d}, \eqn{\sin^{2k-6}(t)\sin(2t)/2},
+#'   \eqn{t < \pi/2}, on Kendall's space of k landmarks (rank one, CP^(k-2)),
+#'   drawn by rejection from a piecewise-exponential hat. On affine-invariant
+#'   `spd(k)` the volume density in normal coordinates,
+#'   \eqn{J(v) = \prod_{i<j}\sinh(a_{ij})/a_{ij}},
+#'   \eqn{a_{ij} = |\lambda_i-\lambda_j|/2} (\eqn{\lambda}: eigenvalues of
+#'   the whitened v), depends on the direction: the radius is proposed from
+#'   a hat built on \eqn{\log J(tu) \le A (k/4) t^2 + B(A) c_k t}, the
+#'   direction uniformly, and the pair kept with probability J over that
+#'   bound. The untruncated law there is proper only for
+#'   \eqn{\sigma < 1/c_k}, \eqn{c_k = \sqrt{k(k^2-1)/3}/2} (1.414 for k = 2,
+#'   0.707 for k = 3, 0.316 for k = 5, 0.110 for k = 10). The truncated law
+#'   is drawn by proposing from the untruncated one and keeping draws inside
+#'   the ball, or, when that is slow (sigma large relative to the radius, or
+#'   `mean` outside the ball), uniformly on the ball with probability
+#'   \eqn{\exp(-(d(\eta, y) - d_{min})/\sigma)}.
 #' * `rkng()`: the K-norm gradient law
 #'   \eqn{\propto \exp(-\|n^{-1}\sum_i Log_y(x_i)\|_y/\sigma)} on the ball
-#'   (Soto et al. 2022). Exact on flat manifolds, where it is the Riemannian
-#'   Laplace law around the Frechet mean; Metropolis-Hastings elsewhere.
+#'   (Soto et al. 2022), exact on every manifold: by rejection from the
+#'   Riemannian Laplace law of scale \eqn{\sigma/c} around the Frechet mean
+#'   \eqn{\hat x} (computed to a tolerance \eqn{g_{tol}}), where
+#'   \eqn{c = h(2r, \kappa_{max})} (1 on Hadamard manifolds) bounds
+#'   \eqn{\|grad F(y)\| \ge c\, d(y, \bar x)} on the ball (Soto et al. 2022,
+#'   Lemma 1); a proposal y is kept with probability
+#'   \eqn{\exp(-(\|grad F(y)\| - c\, d(y, \hat x) + g_0)/\sigma)},
+#'   \eqn{g_0 = \|grad F(\hat x)\|}.
 #' * `rwrapped_laplace()`, `rwrapped_gaussian()`: exponential-wrapped laws on
 #'   Hadamard manifolds: \eqn{Exp_{p_0}(Log_{p_0}\eta + Z)} with Z a K-norm
 #'   Laplace (density \eqn{\propto e^{-\|z\|/\sigma}}) or
@@ -93,58 +114,102 @@ sampler_diagnostics <- function(res) {
 #'   tangent space at the footpoint \eqn{p_0} (exponential-wrapped
 #'   mechanisms, Algorithm 1).
 #'
+#' `method = "mcmc"` samples the Laplace and KNG laws by the
+#' Metropolis-Hastings chain of [mcmc_control()] instead (for checking the
+#' exact samplers, or studies).
+#'
+#' **Running time depends on the data.** The rejection samplers take a
+#' random number of proposals whose law depends on `mean` (or `X`); the
+#' number is never returned. Each rejection loop stops after a public number
+#' of proposals, derived from a public lower bound on its acceptance so that
+#' stopping has probability below 1e-10, and then raises an error of class
+#' `dpmanifold_sampler_error`. When that public bound exceeds 1e7 proposals
+#' (sigma tiny compared with the radius in a high dimension, or, for
+#' `rriemann_laplace()`, a `mean` far outside the ball) the sampler refuses
+#' up front with the same class of error.
+#'
 #' @param M A manifold, see [manifolds].
 #' @param n Number of draws.
 #' @param mean The footpoint \eqn{\eta} of the law.
 #' @param X Data points (for `rkng()`).
 #' @param sigma Scale.
-#' @param center,radius The ball the law is restricted to (`radius = Inf` on
-#'   Hadamard manifolds leaves it unrestricted).
+#' @param center,radius The ball the law is restricted to. `radius = Inf`
+#'   (the default of `rriemann_laplace()`) gives the law on the whole
+#'   manifold. `rkng()` needs a finite radius below [max_radius()].
+#' @param truncated For `rriemann_laplace()`: `TRUE` restricts the law to the
+#'   ball; `FALSE` draws from the law on the whole manifold (`center` and
+#'   `radius` are then not used; a release moves such a draw onto the ball
+#'   with [clip_to_ball()]).
 #' @param footpoint Public footpoint of the wrapped laws (default `mean`).
-#' @param mcmc Sampler settings, see [mcmc_control()].
-#' @param method `"auto"` (exact where possible) or `"mcmc"` (always
-#'   Metropolis-Hastings, for checking the exact samplers).
-#' @return Draws in the layout of `M`, with attribute `diagnostics`.
+#' @param mcmc Sampler settings for `method = "mcmc"`, see [mcmc_control()].
+#' @param method `"exact"` (default) or `"mcmc"`.
+#' @return Draws in the layout of `M`, with attribute `sampler` (`"exact"`
+#'   or `"mcmc"`) and, for `mcmc_control(keep_chain = TRUE)`, `chain`.
+#' @references Reimherr, Bharath and Soto (2021), Differential privacy over
+#'   Riemannian manifolds; Soto, Bharath, Reimherr and Slavkovic (2022),
+#'   Shape and structure preserving differential privacy, Lemma 1 and
+#'   supplement B.
 #' @examples
 #' S2 <- sphere(2)
 #' y <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, center = c(0, 0, 1), radius = 0.5)
 #' summary(mfd_dist(S2, c(0, 0, 1), y))
+#' # the law on the whole sphere
+#' summary(mfd_dist(S2, c(0, 0, 1), rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)))
+#' X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 20))
+#' rkng(S2, 2, X, sigma = 0.05, center = c(0, 0, 1), radius = pi / 8)
 #' rwrapped_gaussian(spd(2), 2, diag(2), sigma = 0.1)
 #' @name mechanism_samplers
 NULL
 
 #' @rdname mechanism_samplers
 #' @export
-rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf,
-                             mcmc = mcmc_control(), method = c("auto", "mcmc")) {
+rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, truncated = TRUE,
+                             mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
   method <- match.arg(method)
   m <- as_points(M, mean, "mean")[, 1]
   check_positive_number(sigma, "sigma")
-  b <- sampler_ball(M, center, radius)
-  if (is.infinite(b$radius) && !M$hadamard) abort_arg("radius", "must be finite (below max_radius(M)) on this manifold")
-  res <- cpp_rlaplace(M, m, sigma, b$center, b$radius, mcmc_settings(mcmc, n), method == "mcmc")
-  check_chain(res)
-  structure(from_ambient(M, res$draws, single = n == 1L), diagnostics = sampler_diagnostics(res),
+  if (!(is.logical(truncated) && length(truncated) == 1L && !is.na(truncated))) {
+    abort_arg("truncated", "must be TRUE or FALSE")
+  }
+  call <- sys.call()
+  if (truncated) {
+    b <- sampler_ball(M, center, radius)
+  } else {
+    b <- list(center = m, radius = Inf)
+  }
+  if (is.infinite(b$radius)) refuse_improper(M, sigma, "Riemannian Laplace", call)
+  if (method == "exact") {
+    inside <- is.infinite(b$radius) || cpp_dist(M, matrix(b$center), matrix(m)) <= b$radius * (1 + 1e-12)
+    draws <- laplace_exact_draws(M, m, sigma, b$center, b$radius, n, inside, call)
+    return(structure(from_ambient(M, draws, single = n == 1L), sampler = "exact"))
+  }
+  res <- cpp_rlaplace_mcmc(M, m, sigma, b$center, b$radius, mcmc_settings(mcmc, n))
+  structure(from_ambient(M, res$draws, single = n == 1L), sampler = "mcmc",
             chain = if (!is.null(res$chain)) from_ambient(M, res$chain))
 }
 
 #' @rdname mechanism_samplers
 #' @export
-rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("auto", "mcmc")) {
+rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
   method <- match.arg(method)
   Xa <- as_data_points(M, X, "X")
   check_positive_number(sigma, "sigma")
   b <- sampler_ball(M, center, radius)
-  flat_mean <- if (identical(M$kappa_max, 0) && identical(M$kappa_min, 0)) {
-    cpp_frechet_mean(M, Xa, rep(1, ncol(Xa)), Xa[, 1], 1000L, 1e-12)$mean
+  if (is.infinite(b$radius)) abort_arg("radius", "must be finite: the KNG law lives on a public ball")
+  if (any(cpp_dist(M, matrix(b$center), Xa) > b$radius * (1 + 1e-9))) {
+    abort_arg("X", "must lie in the ball B_radius(center) (see clip_to_ball())")
   }
-  res <- cpp_rkng(M, Xa, sigma, b$center, b$radius, mcmc_settings(mcmc, n), flat_mean, method == "mcmc")
-  check_chain(res)
-  structure(from_ambient(M, res$draws, single = n == 1L), diagnostics = sampler_diagnostics(res),
+  call <- sys.call()
+  if (method == "exact") {
+    draws <- kng_exact_draws(M, Xa, sigma, b$center, b$radius, n, call)
+    return(structure(from_ambient(M, draws, single = n == 1L), sampler = "exact"))
+  }
+  res <- cpp_rkng_mcmc(M, Xa, sigma, b$center, b$radius, mcmc_settings(mcmc, n))
+  structure(from_ambient(M, res$draws, single = n == 1L), sampler = "mcmc",
             chain = if (!is.null(res$chain)) from_ambient(M, res$chain))
 }
 

@@ -198,9 +198,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_rlaplace
-Rcpp::List cpp_rlaplace(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, Rcpp::List mcmc, bool force_mcmc);
-RcppExport SEXP _dpmanifold_cpp_rlaplace(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP, SEXP force_mcmcSEXP) {
+// cpp_max_untruncated_sigma
+double cpp_max_untruncated_sigma(Rcpp::List M);
+RcppExport SEXP _dpmanifold_cpp_max_untruncated_sigma(SEXP MSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_max_untruncated_sigma(M));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rlaplace_exact
+Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, int n, bool mean_in_ball, double p_fail);
+RcppExport SEXP _dpmanifold_cpp_rlaplace_exact(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP nSEXP, SEXP mean_in_ballSEXP, SEXP p_failSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< bool >::type mean_in_ball(mean_in_ballSEXP);
+    Rcpp::traits::input_parameter< double >::type p_fail(p_failSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rlaplace_exact(M, mean, sigma, center, radius, n, mean_in_ball, p_fail));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rlaplace_mcmc
+Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, Rcpp::List mcmc);
+RcppExport SEXP _dpmanifold_cpp_rlaplace_mcmc(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -210,14 +239,29 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
-    Rcpp::traits::input_parameter< bool >::type force_mcmc(force_mcmcSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_rlaplace(M, mean, sigma, center, radius, mcmc, force_mcmc));
+    rcpp_result_gen = Rcpp::wrap(cpp_rlaplace_mcmc(M, mean, sigma, center, radius, mcmc));
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_rkng
-Rcpp::List cpp_rkng(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, Rcpp::List mcmc, Rcpp::Nullable<Rcpp::NumericVector> flat_mean, bool force_mcmc);
-RcppExport SEXP _dpmanifold_cpp_rkng(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP, SEXP flat_meanSEXP, SEXP force_mcmcSEXP) {
+// cpp_rkng_exact
+Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, int n);
+RcppExport SEXP _dpmanifold_cpp_rkng_exact(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rkng_exact(M, X, sigma, center, radius, n));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rkng_mcmc
+Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, Rcpp::List mcmc);
+RcppExport SEXP _dpmanifold_cpp_rkng_mcmc(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -227,9 +271,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericVector> >::type flat_mean(flat_meanSEXP);
-    Rcpp::traits::input_parameter< bool >::type force_mcmc(force_mcmcSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_rkng(M, X, sigma, center, radius, mcmc, flat_mean, force_mcmc));
+    rcpp_result_gen = Rcpp::wrap(cpp_rkng_mcmc(M, X, sigma, center, radius, mcmc));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -285,6 +327,62 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
     Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient_norm(M, Y, X));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_volume_density
+Rcpp::NumericVector cpp_log_volume_density(Rcpp::List M, VectorXd p, MatrixXd V);
+RcppExport SEXP _dpmanifold_cpp_log_volume_density(SEXP MSEXP, SEXP pSEXP, SEXP VSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type V(VSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_volume_density(M, p, V));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sinhc_bound_table
+Rcpp::NumericMatrix cpp_sinhc_bound_table();
+RcppExport SEXP _dpmanifold_cpp_sinhc_bound_table() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_sinhc_bound_table());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_study_laplace_acceptance
+Rcpp::List cpp_study_laplace_acceptance(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, int n, bool mean_in_ball);
+RcppExport SEXP _dpmanifold_cpp_study_laplace_acceptance(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP nSEXP, SEXP mean_in_ballSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< bool >::type mean_in_ball(mean_in_ballSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_study_laplace_acceptance(M, mean, sigma, center, radius, n, mean_in_ball));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_study_kng_acceptance
+Rcpp::List cpp_study_kng_acceptance(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, int n);
+RcppExport SEXP _dpmanifold_cpp_study_kng_acceptance(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_study_kng_acceptance(M, X, sigma, center, radius, n));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -413,12 +511,19 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
     {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
-    {"_dpmanifold_cpp_rlaplace", (DL_FUNC) &_dpmanifold_cpp_rlaplace, 7},
-    {"_dpmanifold_cpp_rkng", (DL_FUNC) &_dpmanifold_cpp_rkng, 8},
+    {"_dpmanifold_cpp_max_untruncated_sigma", (DL_FUNC) &_dpmanifold_cpp_max_untruncated_sigma, 1},
+    {"_dpmanifold_cpp_rlaplace_exact", (DL_FUNC) &_dpmanifold_cpp_rlaplace_exact, 8},
+    {"_dpmanifold_cpp_rlaplace_mcmc", (DL_FUNC) &_dpmanifold_cpp_rlaplace_mcmc, 6},
+    {"_dpmanifold_cpp_rkng_exact", (DL_FUNC) &_dpmanifold_cpp_rkng_exact, 6},
+    {"_dpmanifold_cpp_rkng_mcmc", (DL_FUNC) &_dpmanifold_cpp_rkng_mcmc, 6},
     {"_dpmanifold_cpp_rwrapped", (DL_FUNC) &_dpmanifold_cpp_rwrapped, 6},
     {"_dpmanifold_cpp_euclidean_laplace_noise", (DL_FUNC) &_dpmanifold_cpp_euclidean_laplace_noise, 3},
     {"_dpmanifold_cpp_kng_gradient", (DL_FUNC) &_dpmanifold_cpp_kng_gradient, 3},
     {"_dpmanifold_cpp_kng_gradient_norm", (DL_FUNC) &_dpmanifold_cpp_kng_gradient_norm, 3},
+    {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
+    {"_dpmanifold_cpp_sinhc_bound_table", (DL_FUNC) &_dpmanifold_cpp_sinhc_bound_table, 0},
+    {"_dpmanifold_cpp_study_laplace_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_laplace_acceptance, 7},
+    {"_dpmanifold_cpp_study_kng_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_kng_acceptance, 6},
     {"_dpmanifold_cpp_regression_fit", (DL_FUNC) &_dpmanifold_cpp_regression_fit, 7},
     {"_dpmanifold_cpp_regression_gradient", (DL_FUNC) &_dpmanifold_cpp_regression_gradient, 6},
     {"_dpmanifold_cpp_regression_energy", (DL_FUNC) &_dpmanifold_cpp_regression_energy, 5},

@@ -48,18 +48,17 @@ inline dpm::MCMCSettings mcmc_from_r(const Rcpp::List& s) {
   out.thin = Rcpp::as<int>(s["thin"]);
   out.n_draws = Rcpp::as<int>(s["n_draws"]);
   out.step = Rcpp::as<double>(s["step"]);
-  out.target_acceptance = Rcpp::as<double>(s["target_acceptance"]);
   out.keep_chain = Rcpp::as<bool>(s["keep_chain"]);
   return out;
 }
 
+// Draws and the chain's public settings only: nothing about its path
+// (acceptance, moves) leaves the sampler (SPEC section 6).
 inline Rcpp::List mcmc_to_r(const dpm::MCMCResult& r, const dpm::MCMCSettings& s) {
   Rcpp::List out = Rcpp::List::create(
       Rcpp::Named("draws") = r.draws, Rcpp::Named("method") = "metropolis_hastings",
-      Rcpp::Named("acceptance") = r.acceptance,
-      Rcpp::Named("burnin_acceptance") = r.burnin_acceptance, Rcpp::Named("step") = r.step,
-      Rcpp::Named("burnin") = s.burnin, Rcpp::Named("steps") = static_cast<double>(r.steps),
-      Rcpp::Named("accepted") = static_cast<double>(r.accepted));
+      Rcpp::Named("burnin") = s.burnin,
+      Rcpp::Named("steps") = static_cast<double>(s.thin) * s.n_draws);
   if (s.keep_chain) out["chain"] = r.chain;
   return out;
 }

@@ -1,5 +1,26 @@
 // Rcpp wrappers for the Frechet mean and the samplers of the mechanisms.
+// The exact samplers return their draws and a status only ("ok",
+// "improper", "refused", "exhausted"); the R layer turns a status into a
+// classed error. Nothing returned counts proposals, except the study hooks
+// at the end (cpp_study_*), which the package never calls from a release.
 #include "dpmanifold_types.h"
+
+#include <dpmanifold_core/kng_exact.hpp>
+#include <dpmanifold_core/laplace_exact.hpp>
+
+namespace {
+
+// Failure probability allowed to one exact draw (SPEC section 6: failures
+// must be negligible, so that the error is not a data-dependent signal).
+const double kPFail = 1e-10;
+
+const char* plan_status(const dpm::LaplacePlan& p) {
+  if (p.improper) return "improper";
+  if (!p.ok()) return "refused";
+  return "ok";
+}
+
+}  // namespace
 
 // [[Rcpp::export]]
 Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter,
@@ -12,47 +33,98 @@ Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, i
                             Rcpp::Named("converged") = r.converged);
 }
 
-// Riemannian Laplace restricted to B_radius(center): exact where the
-// curvature is constant and non-negative, Metropolis-Hastings elsewhere.
+// sigma at and above which the untruncated Riemannian Laplace law is not
+// normalisable (Inf on compact and flat manifolds).
 // [[Rcpp::export]]
-Rcpp::List cpp_rlaplace(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius,
-                        Rcpp::List mcmc, bool force_mcmc) {
+double cpp_max_untruncated_sigma(Rcpp::List M) {
+  auto m = manifold_from_r(M);
+  return dpm::PolarLaplace::max_sigma(*m);
+}
+
+// n exact draws of the Riemannian Laplace law around `mean`, restricted to
+// B_radius(center) (radius = Inf: the untruncated law). mean_in_ball: the
+// caller guarantees dist(mean, center) <= radius. p_fail: the failure
+// probability the bound on proposals certifies (tests set it near 1 to
+// exercise the failure path).
+// [[Rcpp::export]]
+Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
+                              double radius, int n, bool mean_in_ball, double p_fail = 1e-10) {
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::Ball ball(*m, center, radius);
+  dpm::BallLaplace law(*m, sigma, ball);
+  dpm::LaplacePlan plan = law.plan(mean_in_ball, p_fail);
+  MatrixXd draws(m->ambient_dim(), n);
+  if (!plan.ok()) {
+    return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue,
+                              Rcpp::Named("status") = plan_status(plan),
+                              Rcpp::Named("max_attempts") = dpm::kMaxProposals);
+  }
+  VectorXd y;
+  for (int j = 0; j < n; ++j) {
+    if (!law.draw(mean, plan, rng, y)) {
+      return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue, Rcpp::Named("status") = "exhausted",
+                                Rcpp::Named("max_attempts") = static_cast<double>(plan.max_attempts));
+    }
+    draws.col(j) = y;
+  }
+  return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("status") = "ok");
+}
+
+// Riemannian Laplace by Metropolis-Hastings on B_radius(center) (radius =
+// Inf: the whole manifold), started at the public centre, with the public
+// step of public_mcmc_step() unless the settings give one.
+// [[Rcpp::export]]
+Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
+                             double radius, Rcpp::List mcmc) {
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
-  if (!force_mcmc && dpm::has_exact_laplace(*m)) {
-    dpm::ExactStats st;
-    MatrixXd draws(m->ambient_dim(), s.n_draws);
-    for (int j = 0; j < s.n_draws; ++j) draws.col(j) = dpm::exact_laplace(*m, mean, sigma, ball, rng, st);
-    return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("method") = "exact",
-                              Rcpp::Named("attempts") = static_cast<double>(st.attempts));
-  }
   dpm::LaplaceLogTarget target(*m, mean, sigma);
-  auto r = dpm::metropolis_hastings(*m, target, ball, center, sigma, s, rng);
+  auto r = dpm::metropolis_hastings(*m, target, ball, center, dpm::public_mcmc_step(sigma, m->dim()),
+                                    s, rng);
   return mcmc_to_r(r, s);
 }
 
-// KNG for the Frechet mean on B_radius(center). On flat manifolds the KNG
-// density is the Riemannian Laplace around the Frechet mean (passed as
-// flat_mean), which is sampled exactly.
+// n exact draws of the KNG law of the data X on B_radius(center).
 // [[Rcpp::export]]
-Rcpp::List cpp_rkng(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
-                    Rcpp::List mcmc, Rcpp::Nullable<Rcpp::NumericVector> flat_mean, bool force_mcmc) {
+Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
+                          int n) {
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::Ball ball(*m, center, radius);
+  dpm::KngExact law(*m, X, sigma, ball, kPFail);
+  if (!law.ok()) {
+    return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue, Rcpp::Named("status") = "refused",
+                              Rcpp::Named("max_attempts") = dpm::kMaxProposals);
+  }
+  MatrixXd draws(m->ambient_dim(), n);
+  VectorXd y;
+  for (int j = 0; j < n; ++j) {
+    if (!law.draw(rng, y)) {
+      return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue, Rcpp::Named("status") = "exhausted",
+                                Rcpp::Named("max_attempts") = dpm::kMaxProposals);
+    }
+    draws.col(j) = y;
+  }
+  return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("status") = "ok");
+}
+
+// KNG by Metropolis-Hastings on the ball, started at the public centre; the
+// step is public: public_mcmc_step(sigma / c, d), c = h(2r, kappa_max), the
+// scale of the Laplace law that envelopes the KNG law.
+// [[Rcpp::export]]
+Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
+                         Rcpp::List mcmc) {
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
-  if (!force_mcmc && m->constant_curvature() == 0.0 && flat_mean.isNotNull()) {
-    VectorXd mean = Rcpp::as<VectorXd>(flat_mean.get());
-    dpm::ExactStats st;
-    MatrixXd draws(m->ambient_dim(), s.n_draws);
-    for (int j = 0; j < s.n_draws; ++j) draws.col(j) = dpm::exact_laplace(*m, mean, sigma, ball, rng, st);
-    return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("method") = "exact",
-                              Rcpp::Named("attempts") = static_cast<double>(st.attempts));
-  }
   dpm::KngLogTarget target{*m, X, sigma};
-  auto r = dpm::metropolis_hastings(*m, target, ball, center, sigma, s, rng);
+  const double c = dpm::curvature_h(2.0 * radius, m->kappa_max());
+  auto r = dpm::metropolis_hastings(*m, target, ball, center,
+                                    dpm::public_mcmc_step(sigma / c, m->dim()), s, rng);
   return mcmc_to_r(r, s);
 }
 
@@ -102,4 +174,73 @@ Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X) 
   Rcpp::NumericVector out(Y.cols());
   for (int j = 0; j < Y.cols(); ++j) out[j] = m->norm(Y.col(j), dpm::kng_gradient(*m, Y.col(j), X));
   return out;
+}
+
+// log J(v) at p: the volume density in normal coordinates (tests).
+// [[Rcpp::export]]
+Rcpp::NumericVector cpp_log_volume_density(Rcpp::List M, VectorXd p, MatrixXd V) {
+  auto m = manifold_from_r(M);
+  Rcpp::NumericVector out(V.cols());
+  for (int j = 0; j < V.cols(); ++j) out[j] = m->log_volume_density(p, V.col(j));
+  return out;
+}
+
+// The table of bounds log(sinh x / x) <= A x^2 + B x (tests check it).
+// [[Rcpp::export]]
+Rcpp::NumericMatrix cpp_sinhc_bound_table() {
+  const auto& t = dpm::polar::sinhc_bounds();
+  Rcpp::NumericMatrix out(t.size(), 2);
+  for (size_t i = 0; i < t.size(); ++i) {
+    out(i, 0) = t[i].A;
+    out(i, 1) = t[i].B;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Study hooks (bench/ and the extended tests only; never part of a release):
+// the public lower bound of the acceptance and the measured acceptance of
+// the exact samplers.
+
+// [[Rcpp::export]]
+Rcpp::List cpp_study_laplace_acceptance(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
+                                        double radius, int n, bool mean_in_ball) {
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::Ball ball(*m, center, radius);
+  dpm::BallLaplace law(*m, sigma, ball);
+  dpm::LaplacePlan plan = law.plan(mean_in_ball, kPFail);
+  const char* regime = plan.regime == dpm::LaplacePlan::Regime::untruncated   ? "untruncated"
+                       : plan.regime == dpm::LaplacePlan::Regime::around_mean ? "around_mean"
+                                                                              : "uniform_ball";
+  long proposals = 0;
+  int done = 0;
+  VectorXd y;
+  if (plan.ok())
+    for (; done < n; ++done)
+      if (!law.draw(mean, plan, rng, y, &proposals)) break;
+  return Rcpp::List::create(
+      Rcpp::Named("status") = plan_status(plan), Rcpp::Named("regime") = regime,
+      Rcpp::Named("acceptance_lb") = plan.acc_lb,
+      Rcpp::Named("max_attempts") = static_cast<double>(plan.max_attempts),
+      Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(proposals) : NA_REAL);
+}
+
+// [[Rcpp::export]]
+Rcpp::List cpp_study_kng_acceptance(Rcpp::List M, MatrixXd X, double sigma, VectorXd center,
+                                    double radius, int n) {
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::Ball ball(*m, center, radius);
+  dpm::KngExact law(*m, X, sigma, ball, kPFail);
+  long outer = 0, inner = 0;
+  int done = 0;
+  VectorXd y;
+  if (law.ok())
+    for (; done < n; ++done)
+      if (!law.draw(rng, y, &outer, &inner)) break;
+  return Rcpp::List::create(
+      Rcpp::Named("ok") = law.ok(), Rcpp::Named("acceptance_lb") = law.acceptance_lb(),
+      Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(outer) : NA_REAL,
+      Rcpp::Named("laplace_acceptance") = outer > 0 ? outer / static_cast<double>(inner) : NA_REAL);
 }

@@ -8,5 +8,7 @@
 #include "dpmanifold_core/jacobi.hpp"
 #include "dpmanifold_core/frechet_mean.hpp"
 #include "dpmanifold_core/samplers.hpp"
+#include "dpmanifold_core/laplace_exact.hpp"
+#include "dpmanifold_core/kng_exact.hpp"
 #include "dpmanifold_core/regression.hpp"
 #endif

@@ -46,6 +46,12 @@ class Euclidean : public Manifold {
 
  private:
   int d_;
+
+ public:
+  // Flat: polar volume t^(d-1).
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    return {{0.0, d_ - 1}};
+  }
 };
 
 }  // namespace dpmanifold

@@ -126,6 +126,15 @@ class KendallShape : public Manifold {
 
  private:
   int k_;
+
+ public:
+  // Rank one (CP^(k-2)): curvature 4 on the plane of u and i u, 1 on the
+  // 2k - 6 others, so the polar volume is sin(t)^(2k-6) sin(2t)/2, t < pi/2
+  // (k = 3: sin(2t)/2, the sphere of radius 1/2).
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    if (k_ == 3) return {{4.0, 1}};
+    return {{4.0, 1}, {1.0, 2 * k_ - 6}};
+  }
 };
 
 }  // namespace dpmanifold

@@ -17,6 +17,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "interrupt.hpp"
 #include "rng.hpp"
@@ -158,6 +160,43 @@ class Manifold {
   }
   // A random point (a convenient spread-out law, documented per manifold).
   virtual Vec random_point(Rng& rng) const = 0;
+
+  // --- Volume in geodesic polar coordinates (exact Laplace samplers,
+  // laplace_exact.hpp). J(v) is the Riemannian volume density in normal
+  // coordinates at p (the Jacobian of exp_p at v), for |v| below the
+  // injectivity radius: prod over the eigenvalues mu of R(., u)u on u-perp
+  // (u = v/|v|, t = |v|) of s_mu(t)/t, s_mu(t) = sin(sqrt(mu) t)/sqrt(mu),
+  // t when mu = 0, sinh(sqrt(-mu) t)/sqrt(-mu) when mu < 0.
+  //
+  // Where J depends on |v| only (flat, constant curvature, rank-one
+  // symmetric spaces) the eigenvalues with their multiplicities (summing to
+  // dim() - 1); empty when J depends on the direction.
+  virtual std::vector<std::pair<double, int>> radial_jacobi_spectrum() const { return {}; }
+  // Direction-dependent J on a symmetric space of non-compact type:
+  // log J(t u) = sum_a log(sinh(t a)/(t a)) over root values a = a(u) >= 0
+  // with sum a^2 <= first and sum a <= second for every unit u (NaN when
+  // not available). These two numbers bound J for the samplers.
+  virtual std::pair<double, double> volume_growth_bounds() const {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan};
+  }
+  // log J(v) at p; by default from the radial spectrum, NaN if unknown.
+  virtual double log_volume_density(const Vec& p, const Vec& v) const {
+    auto spec = radial_jacobi_spectrum();
+    if (spec.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const double t = norm(p, v);
+    double out = 0.0;
+    for (const auto& e : spec) {
+      const double a = std::sqrt(std::fabs(e.first)) * t;
+      if (e.first > 0.0) {
+        out += e.second * std::log(sinc(a));
+      } else if (e.first < 0.0) {  // log(sinh(a)/a) without overflow
+        out += e.second * (a < 20.0 ? std::log(sinhc(a))
+                                    : a - std::log(2.0 * a) + std::log1p(-std::exp(-2.0 * a)));
+      }
+    }
+    return out;
+  }
 };
 
 }  // namespace dpmanifold

@@ -1,16 +1,26 @@
 // Samplers for the privacy mechanisms, written once against the manifold
-// interface: exact polar sampling of Riemannian Laplace laws where the
-// curvature is constant, exact wrapped (tangent-space) laws, and an adaptive
-// random-walk Metropolis-Hastings sampler for everything else.
+// interface: the shared pieces (support ball, uniform directions, K-norm
+// noise), the exact wrapped (tangent-space) laws, and a random-walk
+// Metropolis-Hastings sampler used only when a caller asks for MCMC. The
+// exact Riemannian Laplace and KNG samplers are in laplace_exact.hpp and
+// kng_exact.hpp.
 #ifndef DPMANIFOLD_SAMPLERS_HPP
 #define DPMANIFOLD_SAMPLERS_HPP
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "manifold.hpp"
 
 namespace dpmanifold {
+
+// A rejection sampler reached its public bound on proposals (see
+// laplace_exact.hpp). The message names public quantities only.
+struct SamplerError : std::runtime_error {
+  explicit SamplerError(const std::string& what) : std::runtime_error(what) {}
+};
 
 // Support of the restricted mechanisms: the closed geodesic ball B_r(center).
 struct Ball {
@@ -48,59 +58,6 @@ inline void euclidean_laplace_noise(Vec& z, double sigma, Rng& rng) {
 }
 
 // ---------------------------------------------------------------------------
-// Exact Riemannian Laplace on a manifold of constant curvature kappa >= 0.
-// In geodesic polar coordinates around the mean the radius has density
-// prop. to exp(-t / sigma) s_kappa(t)^(d-1), s_kappa(t) = sin(sqrt(kappa) t) /
-// sqrt(kappa) (or t when flat), on [0, pi / sqrt(kappa)). A Gamma(d, sigma)
-// proposal is accepted with probability (s_kappa(t) / t)^(d-1) <= 1. Draws
-// outside the ball are rejected, which restricts the law to B_r(center).
-// When sigma exceeds the radius of a finite ball (so that few Gamma draws land
-// in it) the proposal is instead uniform on the ball (radius r U^(1/d),
-// accepted with (s_kappa(t) / t)^(d-1)), accepted with probability
-// exp(-(dist(mean, y) - dmin) / sigma) >= exp(-2r / sigma), where dmin is a
-// lower bound of dist(mean, .) on the ball.
-struct ExactStats {
-  long attempts = 0;
-};
-
-inline bool has_exact_laplace(const Manifold& M) {
-  double k = M.constant_curvature();
-  return !std::isnan(k) && k >= 0.0;
-}
-
-inline Vec exact_laplace(const Manifold& M, const Vec& mean, double sigma, const Ball& ball,
-                         Rng& rng, ExactStats& stats, long max_attempts = 50000000L) {
-  const double kappa = M.constant_curvature();
-  const int d = M.dim();
-  const double tmax = kappa > 0 ? M_PI / std::sqrt(kappa) : std::numeric_limits<double>::infinity();
-  const bool uniform_proposal = std::isfinite(ball.radius) && sigma > ball.radius;
-  const double dmin = uniform_proposal ? std::max(0.0, M.dist(mean, ball.center) - ball.radius) : 0.0;
-  for (;;) {
-    poll_interrupt();
-    if (++stats.attempts > max_attempts)
-      throw std::runtime_error("exact Laplace sampler: too many rejections (sigma far larger than the ball)");
-    if (uniform_proposal) {
-      double t = ball.radius * std::pow(rng.uniform(), 1.0 / d);
-      if (kappa > 0 && d > 1 && t > 0) {
-        double ratio = std::sin(std::sqrt(kappa) * t) / (std::sqrt(kappa) * t);
-        if (rng.uniform() > std::pow(ratio, d - 1)) continue;
-      }
-      Vec y = M.exp(ball.center, t * random_unit_tangent(M, ball.center, rng));
-      if (rng.uniform() <= std::exp(-(M.dist(mean, y) - dmin) / sigma)) return y;
-      continue;
-    }
-    double t = rng.gamma(d, sigma);
-    if (t >= tmax) continue;
-    if (kappa > 0 && d > 1) {
-      double ratio = std::sin(std::sqrt(kappa) * t) / (std::sqrt(kappa) * t);
-      if (rng.uniform() > std::pow(ratio, d - 1)) continue;
-    }
-    Vec y = M.exp(mean, t * random_unit_tangent(M, mean, rng));
-    if (ball.contains(M, y)) return y;
-  }
-}
-
-// ---------------------------------------------------------------------------
 // Wrapped mechanisms (Hadamard manifolds), 003 Algorithm 1: perturb the
 // coordinates of log_{p0}(mean) in an orthonormal basis of T_{p0}, map back
 // with exp_{p0} (exp_coords = M.exp_coords_from(p0), center_coords =
@@ -131,25 +88,25 @@ inline Vec wrapped_draw(const std::function<Vec(const Vec&)>& exp_coords,
 // xi is an isotropic standard Gaussian tangent vector. On the symmetric
 // spaces of this package these proposals are symmetric w.r.t. the volume
 // measure, so the acceptance ratio is the target ratio. Proposals outside the
-// support are rejected. The step is tuned during burn-in towards
-// target_acceptance (Robbins-Monro on log(step), batches of 50), then frozen.
+// support are rejected.
+//
+// The chain is NOT adaptive: its step is s.step when given, otherwise the
+// caller's scale_hint, which the caller computes from public quantities
+// (sigma, the radius of the support, the dimension), capped by the
+// support's max_step(). A step tuned on the data's target would itself be a
+// release (SPEC section 3). Nothing about the chain's path (acceptance,
+// moves) is returned.
 struct MCMCSettings {
   int burnin = 5000;
   int thin = 5000;       // steps between retained draws (after burn-in)
   int n_draws = 1;
-  double step = 0.0;     // initial step; 0 means "from the scale hint"
-  double target_acceptance = 0.3;
+  double step = 0.0;     // 0 means "the caller's public scale hint"
   bool keep_chain = false;
 };
 
 struct MCMCResult {
-  Mat draws;              // flat states, one column per retained draw
-  Mat chain;              // every post-burn-in state, only if keep_chain
-  double acceptance = 0;  // after burn-in
-  double burnin_acceptance = 0;
-  double step = 0;        // tuned step
-  long steps = 0;         // post-burn-in steps
-  long accepted = 0;
+  Mat draws;  // flat states, one column per retained draw
+  Mat chain;  // every post-burn-in state, only if keep_chain
 };
 
 // A log target that declares `static constexpr bool cheap = true` costs
@@ -176,50 +133,39 @@ MCMCResult run_metropolis(const Space& space, const LogTarget& log_target,
   // accept iff the proposal is in the support and passes the Metropolis
   // test; the order of the two checks does not change the chain's law
   const bool target_first = evaluate_target_first<LogTarget>::value;
-  auto mh_step = [&]() -> bool {
+  auto mh_step = [&]() {
     typename Space::State y = space.propose(x, step, rng);
-    if (!target_first && !space.in_support(y)) return false;
+    if (!target_first && !space.in_support(y)) return;
     double ly = log_target(y);
-    if (!(std::log(rng.uniform()) < ly - lx)) return false;
-    if (target_first && !space.in_support(y)) return false;
+    if (!(std::log(rng.uniform()) < ly - lx)) return;
+    if (target_first && !space.in_support(y)) return;
     x = y;
     lx = ly;
-    return true;
   };
 
-  const int batch = 50;
-  int acc_batch = 0, acc_burn = 0, b = 0;
   for (int i = 0; i < s.burnin; ++i) {
     poll_interrupt();
-    if (mh_step()) {
-      ++acc_batch;
-      ++acc_burn;
-    }
-    if ((i + 1) % batch == 0) {
-      double rate = static_cast<double>(acc_batch) / batch;
-      step *= std::exp((rate - s.target_acceptance) * 2.0 / std::sqrt(1.0 + ++b / 10.0));
-      step = std::min(std::max(step, 1e-12), max_step);
-      acc_batch = 0;
-    }
+    mh_step();
   }
-  res.burnin_acceptance = s.burnin > 0 ? static_cast<double>(acc_burn) / s.burnin : 0.0;
-
   const long total = static_cast<long>(s.thin) * s.n_draws;
   const int D = static_cast<int>(space.flatten(x).size());
   res.draws.resize(D, s.n_draws);
   if (s.keep_chain) res.chain.resize(D, total);
-  long acc = 0;
   for (long i = 0; i < total; ++i) {
     poll_interrupt();
-    if (mh_step()) ++acc;
+    mh_step();
     if (s.keep_chain) res.chain.col(i) = space.flatten(x);
     if ((i + 1) % s.thin == 0) res.draws.col((i + 1) / s.thin - 1) = space.flatten(x);
   }
-  res.steps = total;
-  res.accepted = acc;
-  res.acceptance = total > 0 ? static_cast<double>(acc) / total : 0.0;
-  res.step = step;
   return res;
+}
+
+// Public default step of the random walk for a Laplace-type target of scale
+// sigma in dimension d: the Gaussian random walk's rule of thumb
+// 2.38 / sqrt(d) times the target's coordinate spread sigma sqrt(d + 1).
+// The support's max_step() caps it.
+inline double public_mcmc_step(double sigma, int d) {
+  return 2.38 * sigma * std::sqrt((d + 1.0) / d);
 }
 
 // A point of M restricted to a ball.

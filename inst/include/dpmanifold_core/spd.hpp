@@ -314,6 +314,32 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
       return spd_ops::sym_eigenvalues<M>(whiten(Q)).array().log().matrix().norm();
     }
   };
+
+ public:
+  // Symmetric space of non-compact type and rank k. In whitened coordinates
+  // v = U diag(lambda) U^T the root values are a_ij = |lambda_i - lambda_j|/2
+  // (i < j), so J(v) = prod sinh(a_ij)/a_ij. For a unit v,
+  // sum a_ij^2 = (k - tr(v)^2)/4 <= k/4, and sum a_ij = <w, lambda>/2 with
+  // w = (k-1, k-3, ..., 1-k) for sorted lambda, at most |w|/2 =
+  // sqrt(k (k^2 - 1)/3)/2 (attained at lambda = w/|w|).
+  std::pair<double, double> volume_growth_bounds() const override {
+    const double k = k_;
+    return {k / 4.0, 0.5 * std::sqrt(k * (k * k - 1.0) / 3.0)};
+  }
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    if (k_ == 1) return {{0.0, 0}};  // SPD(1) is a line
+    return {};
+  }
+  double log_volume_density(const Vec& p, const Vec& v) const override {
+    auto lam = spd_ops::sym_eigenvalues<M>(Frame(mat(p)).whiten(mat(v)));
+    double out = 0.0;
+    for (int i = 0; i < k_; ++i)
+      for (int j = i + 1; j < k_; ++j) {
+        const double a = 0.5 * std::fabs(lam(i) - lam(j));
+        out += a < 20.0 ? std::log(sinhc(a)) : a - std::log(2.0 * a) + std::log1p(-std::exp(-2.0 * a));
+      }
+    return out;
+  }
 };
 using SPDAffineInvariant = SPDAffineInvariantT<Eigen::Dynamic>;
 
@@ -380,6 +406,11 @@ class SPDLogEuclideanT : public SPDSpaceT<K> {
     auto e = spd_ops::sym_eig<M>(mat(p));
     return spd_ops::as_vec(
         spd_ops::dexp<M>(e.d.array().log(), e.U, spd_ops::random_sym<M>(k_, rng)));
+  }
+
+  // Flat: polar volume t^(d-1).
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    return {{0.0, this->dim() - 1}};
   }
 };
 using SPDLogEuclidean = SPDLogEuclideanT<Eigen::Dynamic>;

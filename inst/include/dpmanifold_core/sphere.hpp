@@ -104,6 +104,12 @@ class Sphere : public Manifold {
 
  private:
   int d_;
+
+ public:
+  // Polar volume sin(t)^(d-1): curvature 1 on every plane.
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    return {{1.0, d_ - 1}};
+  }
 };
 
 }  // namespace dpmanifold

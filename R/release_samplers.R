@@ -1,0 +1,164 @@
+# The sampler layer of the releases (SPEC sections 3 and 6): one draw of the
+# Riemannian Laplace or KNG law, exact by default, by Metropolis-Hastings
+# only when the caller asks. These functions return the draw and nothing
+# else: no proposal counts, no acceptance, no tuned step. Their running time
+# depends on the data (the number of proposals of a rejection sampler does);
+# each rejection loop stops at a public bound on proposals, reached with
+# probability below 1e-10, and then raises a `dpmanifold_sampler_error`
+# whose message names public quantities only.
+
+# Classed error of the samplers.
+abort_sampler <- function(msg, call = sys.call(-1)) {
+  stop(structure(class = c("dpmanifold_sampler_error", "dpmanifold_error", "error", "condition"),
+                 list(message = msg, call = call)))
+}
+
+#' The largest scale of a proper untruncated Riemannian Laplace law
+#'
+#' Internal. The untruncated Riemannian Laplace law
+#' \eqn{\propto \exp(-d(\eta, y)/\sigma)} on the whole manifold is
+#' normalisable for every sigma on compact (sphere, Kendall) and flat
+#' (Euclidean, log-Euclidean SPD) manifolds. On `spd(k)` with the
+#' affine-invariant metric the volume grows exponentially: in normal
+#' coordinates its density is \eqn{J(v) = \prod_{i<j} \sinh(a_{ij})/a_{ij}},
+#' \eqn{a_{ij} = |\lambda_i - \lambda_j|/2}, which grows like
+#' \eqn{\exp(t \sum_{i<j} a_{ij}(u))} along \eqn{v = t u}, and
+#' \eqn{\max_{|u| = 1} \sum_{i<j} a_{ij}(u) = c_k = \sqrt{k(k^2-1)/3}/2}
+#' (at eigenvalues proportional to \eqn{(k-1, k-3, \dots, 1-k)}). The
+#' normalising constant is finite iff \eqn{\sigma < 1/c_k}: 1.414 (k = 2),
+#' 0.707 (k = 3), 0.316 (k = 5), 0.110 (k = 10).
+#' @param M A manifold.
+#' @return `1/c_k`, or `Inf`.
+#' @keywords internal
+#' @noRd
+max_untruncated_sigma <- function(M) {
+  check_manifold(M)
+  cpp_max_untruncated_sigma(M)
+}
+
+# A classed error for a sampler status other than "ok".
+sampler_status_error <- function(res, M, sigma, radius, what, call, mean_outside = FALSE) {
+  label <- manifold_label(M)
+  msg <- switch(res$status,
+    improper = sprintf(paste("`sigma` = %.4g is at or above max_untruncated_sigma() = %.4g on %s: the",
+                             "untruncated %s law is not normalisable there; use the truncated law or a larger epsilon"),
+                       sigma, max_untruncated_sigma(M), label, what),
+    refused = if (mean_outside) {
+      sprintf(paste("`mean` lies outside the ball B_radius(center) and `sigma` = %.4g is small compared with",
+                    "`radius` = %.4g: the truncated %s law cannot be sampled by rejection within %.0f proposals;",
+                    "move `mean` into the ball, enlarge `sigma`, or use method = \"mcmc\""),
+              sigma, radius, what, res$max_attempts)
+    } else {
+      sprintf(paste("the exact %s sampler on %s (dimension %d) with sigma = %.4g and radius = %.4g would need",
+                    "more than %.0f proposals to fail with probability below 1e-10 (sigma is small compared",
+                    "with the radius in this dimension); use the untruncated law or MCMC"),
+              what, label, M$dim, sigma, radius, res$max_attempts)
+    },
+    exhausted = sprintf(paste("the exact %s sampler on %s (sigma = %.4g, radius = %.4g) reached its public bound of",
+                              "%.0f proposals, an event of probability below 1e-10; draw again"),
+                        what, label, sigma, radius, res$max_attempts),
+    sprintf("the exact %s sampler failed (%s)", what, res$status))
+  abort_sampler(msg, call)
+}
+
+# n exact draws (ambient D x n) of the Riemannian Laplace law around `mean`
+# restricted to B_radius(center); radius = Inf gives the untruncated law.
+# mean_in_ball: dist(mean, center) <= radius is guaranteed by the caller
+# (release paths: the mean of data clipped to the ball).
+laplace_exact_draws <- function(M, mean, sigma, center, radius, n, mean_in_ball, call = sys.call(-1),
+                                p_fail = 1e-10) {
+  res <- cpp_rlaplace_exact(M, mean, sigma, center, radius, as.integer(n), isTRUE(mean_in_ball), p_fail)
+  if (!identical(res$status, "ok")) {
+    sampler_status_error(res, M, sigma, radius, "Riemannian Laplace", call, mean_outside = !isTRUE(mean_in_ball))
+  }
+  res$draws
+}
+
+kng_exact_draws <- function(M, Xa, sigma, center, radius, n, call = sys.call(-1)) {
+  res <- cpp_rkng_exact(M, Xa, sigma, center, radius, as.integer(n))
+  if (!identical(res$status, "ok")) sampler_status_error(res, M, sigma, radius, "KNG", call)
+  res$draws
+}
+
+# Move a point (ambient vector) onto B_radius(center) along the geodesic from
+# the centre, as the data are clipped (post-processing of a draw).
+clip_point_to_ball <- function(M, y, center, radius) {
+  d <- cpp_dist(M, matrix(center), matrix(y))
+  if (!(d > radius)) return(y)
+  v <- cpp_binary_op(M, "log", matrix(center), matrix(y))
+  cpp_binary_op(M, "exp", matrix(center), v * (radius / d))[, 1]
+}
+
+refuse_improper <- function(M, sigma, what, call) {
+  smax <- max_untruncated_sigma(M)
+  if (!(sigma < smax)) sampler_status_error(list(status = "improper"), M, sigma, Inf, what, call)
+}
+
+# One draw of the Riemannian Laplace mechanism (internal; the release layer
+# calls it from dp_frechet_mean()).
+#   mean, center: ambient vectors; `mean` must lie in B_radius(center).
+#   truncated = TRUE:  the law restricted to the ball (sigma = 2 Delta/epsilon).
+#   truncated = FALSE: the law on the whole manifold (sigma = Delta/epsilon
+#     where the normalising constant does not depend on the mean; on
+#     affine-invariant SPD only for sigma < max_untruncated_sigma(M)), its
+#     draw moved onto the ball along the geodesic from the centre.
+#   sampler = "mcmc": Metropolis-Hastings from the centre with a public step.
+# Returns the ambient vector of the draw, nothing else. Running time depends
+# on the data.
+release_laplace <- function(M, mean, sigma, center, radius, truncated = TRUE,
+                            sampler = c("exact", "mcmc"), mcmc = mcmc_control()) {
+  sampler <- match.arg(sampler)
+  call <- sys.call(-1)
+  mean <- as.numeric(mean)
+  center <- as.numeric(center)
+  if (!isTRUE(truncated)) refuse_improper(M, sigma, "Riemannian Laplace", call)
+  R <- if (isTRUE(truncated)) radius else Inf
+  y <- if (sampler == "exact") {
+    laplace_exact_draws(M, mean, sigma, if (isTRUE(truncated)) center else mean, R, 1L, TRUE, call)[, 1]
+  } else {
+    cpp_rlaplace_mcmc(M, mean, sigma, center, R, mcmc_settings(mcmc, 1L))$draws[, 1]
+  }
+  if (!isTRUE(truncated)) y <- clip_point_to_ball(M, y, center, radius)
+  as.numeric(y)
+}
+
+# One draw of the KNG mechanism on B_radius(center) for the data Xa
+# (ambient D x n, already clipped to the ball). The exact sampler computes
+# the Frechet mean in C++ and rejects from a Riemannian Laplace envelope.
+release_kng <- function(M, Xa, sigma, center, radius, sampler = c("exact", "mcmc"),
+                        mcmc = mcmc_control()) {
+  sampler <- match.arg(sampler)
+  call <- sys.call(-1)
+  center <- as.numeric(center)
+  y <- if (sampler == "exact") {
+    kng_exact_draws(M, Xa, sigma, center, radius, 1L, call)[, 1]
+  } else {
+    cpp_rkng_mcmc(M, Xa, sigma, center, radius, mcmc_settings(mcmc, 1L))$draws[, 1]
+  }
+  as.numeric(y)
+}
+
+# The `sampler` field of a release: its kind and public settings only.
+sampler_record <- function(sampler, mcmc = NULL) {
+  if (identical(sampler, "mcmc")) {
+    list(kind = "mcmc", settings = list(burnin = mcmc$burnin, steps = mcmc$steps,
+                                        step = if (mcmc$step > 0) mcmc$step else "public default"))
+  } else {
+    list(kind = "exact", settings = list())
+  }
+}
+
+# Compatibility with the former C++ entry points, still called by
+# dp_frechet_mean() until it calls release_laplace()/release_kng(); they
+# return the draws and the sampler's kind only. Remove with that change.
+cpp_rlaplace <- function(M, mean, sigma, center, radius, settings, force_mcmc) {
+  if (isTRUE(force_mcmc)) return(cpp_rlaplace_mcmc(M, mean, sigma, center, radius, settings))
+  list(draws = laplace_exact_draws(M, mean, sigma, center, radius, settings$n_draws, TRUE, sys.call(-1)),
+       method = "exact")
+}
+
+cpp_rkng <- function(M, Xa, sigma, center, radius, settings, flat_mean = NULL, force_mcmc = FALSE) {
+  if (isTRUE(force_mcmc)) return(cpp_rkng_mcmc(M, Xa, sigma, center, radius, settings))
+  list(draws = kng_exact_draws(M, Xa, sigma, center, radius, settings$n_draws, sys.call(-1)),
+       method = "exact")
+}
