@@ -137,28 +137,3 @@ release_kng <- function(M, Xa, sigma, center, radius, sampler = c("exact", "mcmc
   }
   as.numeric(y)
 }
-
-# The `sampler` field of a release: its kind and public settings only.
-sampler_record <- function(sampler, mcmc = NULL) {
-  if (identical(sampler, "mcmc")) {
-    list(kind = "mcmc", settings = list(burnin = mcmc$burnin, steps = mcmc$steps,
-                                        step = if (mcmc$step > 0) mcmc$step else "public default"))
-  } else {
-    list(kind = "exact", settings = list())
-  }
-}
-
-# Compatibility with the former C++ entry points, still called by
-# dp_frechet_mean() until it calls release_laplace()/release_kng(); they
-# return the draws and the sampler's kind only. Remove with that change.
-cpp_rlaplace <- function(M, mean, sigma, center, radius, settings, force_mcmc) {
-  if (isTRUE(force_mcmc)) return(cpp_rlaplace_mcmc(M, mean, sigma, center, radius, settings))
-  list(draws = laplace_exact_draws(M, mean, sigma, center, radius, settings$n_draws, TRUE, sys.call(-1)),
-       method = "exact")
-}
-
-cpp_rkng <- function(M, Xa, sigma, center, radius, settings, flat_mean = NULL, force_mcmc = FALSE) {
-  if (isTRUE(force_mcmc)) return(cpp_rkng_mcmc(M, Xa, sigma, center, radius, settings))
-  list(draws = kng_exact_draws(M, Xa, sigma, center, radius, settings$n_draws, sys.call(-1)),
-       method = "exact")
-}
