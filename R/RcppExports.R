@@ -105,8 +105,8 @@ cpp_linear_kng_exact <- function(t, Z, sigma, w, domain, max_attempts) {
     .Call(`_dpmanifold_cpp_linear_kng_exact`, t, Z, sigma, w, domain, max_attempts)
 }
 
-cpp_regression_chart_kng <- function(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, steps, n_draws, max_attempts, keep_chain) {
-    .Call(`_dpmanifold_cpp_regression_chart_kng`, M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, steps, n_draws, max_attempts, keep_chain)
+cpp_regression_chart_kng <- function(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain) {
+    .Call(`_dpmanifold_cpp_regression_chart_kng`, M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain)
 }
 
 cpp_regression_p_step <- function(M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc) {

@@ -498,6 +498,10 @@ regression_chain <- function(ctrl, d) {
   list(burnin = ctrl$burnin, steps = ctrl$steps, step = ctrl$step)
 }
 
+# Long moves of the chain: a share `prob` of the proposals is `factor` times
+# longer (public constants).
+.chain_jump <- c(factor = 8, prob = 0.2)
+
 # Public cost budget of the exact joint sampler (gradient terms).
 .exact_budget <- c(auto = 5e6, exact = 5e9)
 
@@ -554,6 +558,7 @@ release_joint <- function(ctx, eps) {
   }
   draw <- with_exact_limit(
     cpp_regression_chart_kng(M, ctx$t, ctx$Y, tau_e, sigma, w, ctx$center, dom, kind, x1, step, scale,
+                             .chain_jump[["factor"]], .chain_jump[["prob"]],
                              as.integer(chain$burnin + chain$steps), 1L, ceiling(40 * exp(log_cost)), FALSE),
     "the exact regression sampler reached its public limit of proposals; use sampler = \"mcmc\"")
   pv <- cpp_chart_points(M, ctx$center, draw$draws)

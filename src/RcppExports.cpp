@@ -379,8 +379,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_regression_chart_kng
-Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double tau, double sigma, double w, VectorXd m0, Rcpp::List domain, std::string kind, VectorXd x0, double step, VectorXd scale, int steps, int n_draws, double max_attempts, bool keep_chain);
-RcppExport SEXP _dpmanifold_cpp_regression_chart_kng(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP wSEXP, SEXP m0SEXP, SEXP domainSEXP, SEXP kindSEXP, SEXP x0SEXP, SEXP stepSEXP, SEXP scaleSEXP, SEXP stepsSEXP, SEXP n_drawsSEXP, SEXP max_attemptsSEXP, SEXP keep_chainSEXP) {
+Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double tau, double sigma, double w, VectorXd m0, Rcpp::List domain, std::string kind, VectorXd x0, double step, VectorXd scale, double jump, double jump_prob, int steps, int n_draws, double max_attempts, bool keep_chain);
+RcppExport SEXP _dpmanifold_cpp_regression_chart_kng(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP wSEXP, SEXP m0SEXP, SEXP domainSEXP, SEXP kindSEXP, SEXP x0SEXP, SEXP stepSEXP, SEXP scaleSEXP, SEXP jumpSEXP, SEXP jump_probSEXP, SEXP stepsSEXP, SEXP n_drawsSEXP, SEXP max_attemptsSEXP, SEXP keep_chainSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -396,11 +396,13 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
     Rcpp::traits::input_parameter< double >::type step(stepSEXP);
     Rcpp::traits::input_parameter< VectorXd >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< double >::type jump(jumpSEXP);
+    Rcpp::traits::input_parameter< double >::type jump_prob(jump_probSEXP);
     Rcpp::traits::input_parameter< int >::type steps(stepsSEXP);
     Rcpp::traits::input_parameter< int >::type n_draws(n_drawsSEXP);
     Rcpp::traits::input_parameter< double >::type max_attempts(max_attemptsSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_chain(keep_chainSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_regression_chart_kng(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, steps, n_draws, max_attempts, keep_chain));
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_chart_kng(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -472,7 +474,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_chart_coords", (DL_FUNC) &_dpmanifold_cpp_chart_coords, 3},
     {"_dpmanifold_cpp_chart_points", (DL_FUNC) &_dpmanifold_cpp_chart_points, 3},
     {"_dpmanifold_cpp_linear_kng_exact", (DL_FUNC) &_dpmanifold_cpp_linear_kng_exact, 6},
-    {"_dpmanifold_cpp_regression_chart_kng", (DL_FUNC) &_dpmanifold_cpp_regression_chart_kng, 16},
+    {"_dpmanifold_cpp_regression_chart_kng", (DL_FUNC) &_dpmanifold_cpp_regression_chart_kng, 18},
     {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {NULL, NULL, 0}

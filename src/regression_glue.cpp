@@ -112,8 +112,9 @@ Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, doubl
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double tau, double sigma,
                                     double w, VectorXd m0, Rcpp::List domain, std::string kind,
-                                    VectorXd x0, double step, VectorXd scale, int steps,
-                                    int n_draws, double max_attempts, bool keep_chain) {
+                                    VectorXd x0, double step, VectorXd scale, double jump,
+                                    double jump_prob, int steps, int n_draws, double max_attempts,
+                                    bool keep_chain) {
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionProblem P{*m, t, Y, tau_or_inf(tau)};
@@ -136,7 +137,7 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   // A fixed, public step and no burn-in phase inside run_metropolis: the
   // chain is steps * n_draws steps long from x0 (the caller's burn-in is the
   // first retained draw's share), whatever the sampler's adaptation policy.
-  dpm::ChartSpace space{dom, scale};
+  dpm::ChartSpace space{dom, scale, jump, jump_prob};
   dpm::MCMCSettings s;
   s.burnin = 0;
   s.thin = steps;

@@ -306,15 +306,20 @@ struct ChartKngTarget {
   }
 };
 
-// Random-walk chain space in the chart: y = x + step * diag(scale) * N(0, I),
-// symmetric w.r.t. Lebesgue measure. `scale` is public (it shapes the
-// proposal by the Gauss-Newton matrix of the public design, see
+// Random-walk chain space in the chart: y = x + s * diag(scale) * N(0, I)
+// with s = step, or s = step * jump with probability jump_prob (long moves
+// cross the wide low region of the law where most residuals are clipped;
+// short ones explore its peak). A mixture of symmetric kernels is symmetric
+// w.r.t. Lebesgue measure. step, jump and `scale` are public (the scale
+// shapes the proposal by the Gauss-Newton matrix of the public design, see
 // R/dp_regression.R), so nothing about the data enters the proposal.
 struct ChartSpace {
   using State = Vec;
   const RegressionDomain& domain;
   Vec scale;
+  double jump = 1.0, jump_prob = 0.0;
   State propose(const State& x, double step, Rng& rng) const {
+    if (jump_prob > 0 && rng.uniform() < jump_prob) step *= jump;
     Vec y(x.size());
     for (int i = 0; i < x.size(); ++i) y(i) = x(i) + step * scale(i) * rng.normal();
     return y;
