@@ -216,7 +216,7 @@ struct VelocityKngTarget {
 // The private joint release (SPEC section 5). The covariate is centred
 // (x_i in [-1/2, 1/2], the footpoint p sits at the middle of the public
 // range) and the KNG law is
-//   f(p, v) ∝ exp(-|(grad_p E, w grad_v E)(p, v)| / sigma)
+//   f(p, v) prop. to exp(-|(grad_p E, w grad_v E)(p, v)| / sigma)
 // on a public domain, with residuals clipped to length tau inside the
 // gradients and w a public weight. Its sensitivity is derived in
 // R/dp_regression.R (joint_sensitivity()).
