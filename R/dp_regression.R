@@ -61,7 +61,9 @@
 #' composition). On negatively curved spaces the smaller domain also lowers
 #' \eqn{\Delta} (through \eqn{V}); everywhere it removes the flat plateau
 #' where every residual is clipped. `localise = 0` runs one stage on the
-#' public domain.
+#' public domain. When the first stage's public noise scale shows that it
+#' cannot shrink the domain (small n epsilon), the whole budget goes to one
+#' stage (a decision from public quantities only).
 #'
 #' *Samplers.* The joint law is drawn exactly, by uniform proposals on the
 #' domain accepted with the KNG density, when the public bound
@@ -453,6 +455,7 @@ linear_release <- function(t, Z, r, eps, share, R0, V0, weight, n_max_attempts =
     list(x = x, w = w, Delta = Delta, sigma = sigma, domain = dom)
   }
   dom0 <- list(a = domain_block(R0, d), b = domain_block(V0, d))
+  if (share > 0 && !localisation_shrinks(dom0, d, n, share * eps, r, weight)) share <- 0
   if (share == 0) {
     s2 <- stage(eps, dom0)
     return(list(x = s2$x, stages = list(joint = s2)))
@@ -461,6 +464,19 @@ linear_release <- function(t, Z, r, eps, share, R0, V0, weight, n_max_attempts =
   dom2 <- localised_domain(d, R0, V0, s1$x, s1$sigma, s1$w)
   s2 <- stage((1 - share) * eps, dom2)
   list(x = s2$x, stages = list(localise = s1, joint = s2))
+}
+
+# Public test whether a first stage can shrink the domain at all: its noise
+# scale depends on public quantities only, so the localised radii are known
+# before it runs. If neither block would shrink, the whole budget goes to
+# one stage.
+localisation_shrinks <- function(dom0, d, n, e1, r, weight, bias = 0) {
+  Rc <- block_extent(dom0$a)
+  Vm <- block_extent(dom0$b)
+  w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
+  sigma1 <- 2 * linear_sensitivity(r, w, Rc, Vm, n) / e1
+  loc <- localised_domain(d, dom0$a$outer, dom0$b$outer, numeric(2 * d), sigma1, w, bias = bias)
+  loc$a$inner < dom0$a$outer || loc$b$inner < dom0$b$outer
 }
 
 stage_facts <- function(stages, eps, share) {
@@ -514,16 +530,17 @@ release_joint <- function(ctx, eps) {
   stages <- list()
   x1 <- numeric(2 * d)
   dom <- list(a = domain_block(ctx$R0, d), b = domain_block(ctx$V0, d))
+  kap <- max(abs(M$kappa_min), abs(M$kappa_max))
+  bias <- kap * r^2 * (ctx$R0 + ctx$V0 / 2) / 2
+  if (share > 0 && !localisation_shrinks(dom, d, n, share * eps, r, NULL, bias)) share <- 0
   if (share > 0) {
     Z <- cpp_chart_coords(M, ctx$center, ctx$Y)
     lr <- linear_release(ctx$t, Z, r, share * eps, 0, ctx$R0, ctx$V0, NULL)
     s1 <- lr$stages$joint
     x1 <- s1$x
-    # curvature allowance: the tangent line of a geodesic within the
+    # (bias: curvature allowance: the tangent line of a geodesic within the
     # domain departs from its chart coordinates by about kappa r^2 times
-    # the length reached
-    kap <- max(abs(M$kappa_min), abs(M$kappa_max))
-    bias <- kap * r^2 * (ctx$R0 + ctx$V0 / 2) / 2
+    # the length reached)
     dom <- localised_domain(d, ctx$R0, ctx$V0, x1, s1$sigma, s1$w, bias = bias)
     stages$localise <- s1
   }
