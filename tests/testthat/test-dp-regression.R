@@ -217,7 +217,8 @@ test_that("a release holds the estimate and public facts only, identical across 
     expect_true(a$privacy$private)
     expect_equal(a$sampler$kind, smp)
     expect_equal(a$privacy$delta_unknown, smp == "mcmc")
-    expect_equal(sum(a$privacy$split), 0.5)
+    expect_equal(a$privacy$epsilon, 0.5)
+    expect_true(is.null(a$privacy$split) || isTRUE(all.equal(sum(a$privacy$split), 0.5)))
   }
   # a constant covariate is a valid input of every private method
   for (method in c("joint", "tangent")) {
