@@ -121,8 +121,20 @@ cpp_regression_energy <- function(M, x, Y, p, v) {
     .Call(`_dpmanifold_cpp_regression_energy`, M, x, Y, p, v)
 }
 
-cpp_regression_joint_kng <- function(M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc) {
-    .Call(`_dpmanifold_cpp_regression_joint_kng`, M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc)
+cpp_chart_coords <- function(M, m0, Y) {
+    .Call(`_dpmanifold_cpp_chart_coords`, M, m0, Y)
+}
+
+cpp_chart_points <- function(M, m0, X) {
+    .Call(`_dpmanifold_cpp_chart_points`, M, m0, X)
+}
+
+cpp_linear_kng_exact <- function(t, Z, sigma, w, domain, max_attempts) {
+    .Call(`_dpmanifold_cpp_linear_kng_exact`, t, Z, sigma, w, domain, max_attempts)
+}
+
+cpp_regression_chart_kng <- function(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain) {
+    .Call(`_dpmanifold_cpp_regression_chart_kng`, M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain)
 }
 
 cpp_regression_p_step <- function(M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc) {

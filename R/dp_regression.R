@@ -1,164 +1,327 @@
 #' Differentially private geodesic regression
 #'
-#' Releases the parameters (p, v) of a geodesic regression under
-#' epsilon-differential privacy by the K-norm gradient (KNG) mechanism. The
-#' responses are clipped to the public ball \eqn{B_r(center)}, the covariate
-#' is rescaled by the public `x_range` (values outside are clamped) and every
-#' residual is clipped to norm `tau` inside the gradients, so the gradient
-#' sensitivities of [regression_sensitivity()] hold at every (p, v) the
-#' sampler visits.
+#' Releases a geodesic \eqn{x \mapsto Exp_p((x - x_0) v)} fitted to
+#' covariates `x` and manifold-valued responses `y` under epsilon-differential
+#' privacy. `p` is the footpoint at \eqn{x_0}, **the middle of the public
+#' `x_range`**, and `v` the velocity per unit of `x`; [predict()],
+#' [coef()] and [print()] work in the units of `x`.
 #'
-#' * `method = "joint"` (default): KNG on the pair, density
-#'   \eqn{\propto \exp(-\|(\nabla_p E, \nabla_v E)(p, v)\| / \sigma)} over
-#'   \eqn{p \in B_R(center)}, \eqn{|v| \le V}, \eqn{R = r + \tau},
-#'   \eqn{V = 2(r + \tau)}, \eqn{\Delta = \sqrt{\Delta_p^2 + \Delta_v^2}},
-#'   \eqn{\sigma = 2\Delta/\epsilon}. This is epsilon-DP as stated. It is
-#'   sampled by Metropolis-Hastings with proposals \eqn{p' = Exp_p(\xi)},
-#'   \eqn{v' = } transport of \eqn{v + \zeta}. On `euclidean()` (DP linear
-#'   regression) the gradient is affine, \eqn{\nabla = H(\beta -
-#'   \hat\beta_{OLS})}, so the law is a K-norm law around the least-squares
-#'   fit restricted to the domain and is drawn exactly (no clipping needed:
-#'   on the domain residuals are bounded, giving \eqn{\Delta_p = (2r + V)/n},
-#'   \eqn{\Delta_v = 2(r + R + V)/n}).
-#' * `method = "sequential"`: the procedure of the seed paper (Kulkarni and
-#'   Soto, appendix A): first \eqn{\tilde p} by KNG on \eqn{\nabla_p E} with
-#'   the non-private \eqn{\hat v} carried to each p, budget `epsilon["p"]`;
-#'   then \eqn{\tilde v} by KNG on \eqn{\nabla_v E} at \eqn{\tilde p},
-#'   budget `epsilon["v"]`. **Its guarantee is incomplete**: the p-step's
-#'   density depends on the data through the non-private \eqn{\hat v},
-#'   which the fixed-v sensitivity does not cover, so it raises a
-#'   [dpmanifold_privacy_leak] warning. Use it to reproduce the paper's
-#'   figures, not for releases that must be DP.
+#' **Public inputs.** The responses are clipped to the public ball
+#' \eqn{B_r(center)}, the covariate is clamped to the public `x_range` and
+#' rescaled to \eqn{t = (x - x_0)/w_x \in [-1/2, 1/2]} (\eqn{w_x} the width
+#' of the range; centring makes the Gauss-Newton matrix of a symmetric
+#' design diagonal and halves the velocity sensitivity), and every residual
+#' is clipped to norm `tau` inside the gradients. Bounds that are not given
+#' are taken from the data with a [dpmanifold_privacy_leak] warning, and the
+#' release is then marked not private.
+#'
+#' **The joint KNG law** (`method = "joint"`, the default). With
+#' \eqn{E(p, v) = (2n)^{-1}\sum_i d(Exp_p(t_i v), y_i)^2} and the gradients
+#' of Kulkarni and Soto (eq. 5-8, exact Jacobi adjoints), the release has
+#' density
+#' \deqn{f(p, v) \propto \exp(-\|(\nabla_p E, w \nabla_v E)(p, v)\| / \sigma),
+#' \quad \sigma = 2\Delta/\epsilon,}
+#' on the domain \eqn{d(center, p) \le R}, \eqn{|v| \le V} (defaults
+#' \eqn{R = r}, \eqn{V = 2r}: the fitted curve at mid-range lies in the
+#' data ball and changes by at most its diameter over the range; smaller or
+#' larger public values via `p_radius`, `v_bound`), with respect to
+#' Lebesgue measure in normal coordinates at `center` (p written as
+#' \eqn{Exp_{center}(a)}, v as the transport of b from `center`). It is an
+#' exponential mechanism, hence epsilon-DP for any data.
+#'
+#' *Sensitivity.* Replacing one record changes the gradient pair by the
+#' difference of two single-record terms \eqn{n^{-1}(A\epsilon, w t B\epsilon)},
+#' with \eqn{A = d_pExp^\dagger}, \eqn{B = d_vExp^\dagger} at \eqn{(p, tv)}
+#' and \eqn{|\epsilon| \le \tau_e = \min(\tau, r + R + V/2)} (the second
+#' term bounds every residual on the domain, so a huge `tau` is harmless).
+#' In the curvature eigenbasis transported back to p (SPEC section 4) A and B
+#' are diagonal with entries \eqn{\cos(\sqrt\mu L)}, \eqn{sinc(\sqrt\mu L)}
+#' (\eqn{\mu > 0}) or \eqn{\cosh}, \eqn{\sinh(\cdot)/\cdot} (\eqn{\mu < 0}),
+#' \eqn{L = |t||v| \le V/2}, so
+#' \eqn{\|(A\epsilon, wtB\epsilon)\|^2 = \sum_k \epsilon_k^2(a_k^2 + w^2t^2b_k^2)
+#' \le \tau_e^2 J^2} with \eqn{J^2 = 1 + w^2/4} when
+#' \eqn{\kappa_{min} \ge 0} and \eqn{J^2 = \cosh^2 s + (w^2/4)(\sinh s/s)^2},
+#' \eqn{s = \sqrt{-\kappa_{min}} V/2}, otherwise. Hence
+#' \deqn{\Delta = 2\tau_e J / n = \sqrt{\Delta_p^2 + w^2\Delta_v^2},\quad
+#' \Delta_p = 2\tau_e J_p/n,\ \Delta_v = \tau_e J_v/n,}
+#' attained in the flat directions by a record at \eqn{t = 1/2} whose
+#' residual of norm \eqn{\tau} is reversed. The weight is public:
+#' \eqn{w^4 = 48 J_p^2/J_v^2} minimises the expected excess energy
+#' \eqn{(|\delta p|^2 + |\delta v|^2/12)/2} of the law for a design spread
+#' evenly over the range (\eqn{w = 48^{1/4} \approx 2.63} on flat and
+#' positively curved spaces).
+#'
+#' *Two stages.* A share `localise` of epsilon (default 10%) first releases
+#' an exact private localisation: `method = "tangent"` below. The joint law
+#' then runs on the public domain intersected with a ball around that first
+#' release whose radius is a public quantile (99.9%) of the first stage's
+#' noise plus an allowance for the curvature of the tangent approximation.
+#' That domain is a post-processing of an epsilon-DP release, so the second
+#' stage's guarantee holds for it; the total is `epsilon` (basic
+#' composition). On negatively curved spaces the smaller domain also lowers
+#' \eqn{\Delta} (through \eqn{V}); everywhere it removes the flat plateau
+#' where every residual is clipped. `localise = 0` runs one stage on the
+#' public domain. When the first stage's public noise scale shows that it
+#' cannot shrink the domain (small n epsilon), the whole budget goes to one
+#' stage (a decision from public quantities only).
+#'
+#' *Samplers.* The joint law is drawn exactly, by uniform proposals on the
+#' domain accepted with the KNG density, when the public bound
+#' \eqn{e^{n\epsilon/4}} on the expected number of proposals is affordable
+#' (`sampler = "auto"` decides from public quantities only; the running time
+#' depends on the data, the number of proposals is never returned).
+#' Otherwise (or with `sampler = "mcmc"`) it is drawn by a random-walk
+#' Metropolis chain in the chart, started at the first stage's release (or
+#' the centre), with a fixed step \eqn{2.4\sigma} and the proposal shaped by
+#' the Gauss-Newton matrix of the public design (velocity coordinates scaled
+#' by \eqn{1/(w/12)}), so nothing about the data enters the proposal. A
+#' finite chain is (epsilon, delta)-DP with an unknown delta, and the
+#' release says so.
+#'
+#' **`method = "tangent"`.** Each response is mapped to
+#' \eqn{z_i = Log_{center}(y_i)} (coordinates in \eqn{R^d}, \eqn{|z_i| \le r})
+#' and the line \eqn{z = a + t b} is released by the exact linear KNG law
+#' below; the geodesic through \eqn{Exp_{center}(a \pm b/2)} is returned.
+#' Exact and fast (O(n) once, then O(d) per proposal), but biased where the
+#' data spread far from the centre: the tangent line of a geodesic that
+#' misses the centre is curved, by about \eqn{\kappa r^2} times the length of
+#' the geodesic. On flat spaces (`euclidean()`, log-Euclidean `spd()`) it
+#' has no bias.
+#'
+#' **Euclidean case** (`euclidean()`: DP linear regression). The KNG gradient
+#' is affine, \eqn{G(\beta) = (W H \otimes I)(\beta - \hat\beta_{OLS})}, so
+#' the law is drawn exactly (K-norm draws around the least-squares fit,
+#' rejected outside the domain, alternating with uniform proposals that
+#' cover any design, a constant covariate included). Residuals are not
+#' clipped (`tau` is not used): on the domain they are bounded by the ball
+#' and the domain, and the sensitivity is the exact diameter bound
+#' \deqn{n\Delta = \max_{b \in [0,1]} (1-b)\sqrt{V^2 + w^2(R_c + bV)^2} +
+#' r \max(\sqrt{4 + w^2b^2}, w(1-b)),}
+#' \eqn{R_c} the largest distance of a domain footpoint from the centre,
+#' \eqn{V} the largest velocity: the single-record term is
+#' \eqn{(e, wte)} with \eqn{e = y - p - tv}; writing \eqn{y = c + r u}, the
+#' difference of two such terms splits into a part from the line,
+#' \eqn{|t - t'|\,\|(v, w(c - p - (t + t')v))\|}, and \eqn{r} times the
+#' norm of \eqn{(u - u', w(tu - t'u'))} over unit \eqn{u, u'}, which is
+#' \eqn{\sqrt{4 + w^2(t+t')^2}} or \eqn{w|t - t'|}; with \eqn{b = |t + t'|}
+#' and \eqn{|t - t'| \le 1 - b} this is the maximum above (evaluated on a
+#' grid of b with a Lipschitz margin). Two stages as above (the first
+#' localises the footpoint and velocity, which shrinks \eqn{R_c} and
+#' \eqn{V}).
+#'
+#' **`method = "sequential"`** is the procedure of the seed paper (appendix
+#' A): \eqn{\tilde p} by KNG on \eqn{\nabla_p E} with the non-private
+#' \eqn{\hat v} carried to each p (budget `epsilon["p"]`), then
+#' \eqn{\tilde v} by KNG on \eqn{\nabla_v E} at \eqn{\tilde p}. **It is not
+#' differentially private**: the p-step's density depends on the data through
+#' \eqn{\hat v}. It raises a [dpmanifold_privacy_leak] warning and the release
+#' is marked not private; use it to reproduce the paper's figures.
 #'
 #' @param M A manifold, see [manifolds].
-#' @param x Numeric covariate.
+#' @param x Numeric covariate (a constant covariate is a valid input).
 #' @param y Responses in the layout of `M`.
-#' @param epsilon Privacy budget; for `"sequential"` a scalar (split
+#' @param epsilon Total privacy budget; for `"sequential"` a scalar (split
 #'   equally) or `c(p = , v = )`.
-#' @param tau Public residual bound. Missing: the largest residual norm of
-#'   the non-private fit, with a [dpmanifold_privacy_leak] warning.
+#' @param tau Public bound on residual norms (residuals are clipped to it).
+#'   Missing: the largest residual of the non-private fit, with a
+#'   [dpmanifold_privacy_leak] warning. Not used by `"tangent"` and on
+#'   `euclidean()`.
 #' @param center,radius Public ball holding the responses (radius below
 #'   [max_radius()]). Missing: taken from the data, with the warning.
-#' @param x_range Public covariate range. Missing: `range(x)`, with the
-#'   warning.
-#' @param method `"joint"` or `"sequential"`.
-#' @param p_radius,v_bound Public bounds of the sampler's domain: the
-#'   footpoint is kept within `p_radius` of `center` and the shooting vector
-#'   within norm `v_bound`. Defaults R = radius + tau and V = 2 (radius + tau)
-#'   (Kulkarni and Soto, appendix C). Smaller values, known from the design
-#'   of a study (e.g. the largest plausible change over `x_range`), keep the
-#'   KNG law away from the large region where most residuals are clipped and
-#'   its density is flat; larger values are refused, since the sensitivities
-#'   assume them.
-#' @param mcmc Sampler settings, see [mcmc_control()]. The default, 2000
-#'   burn-in and 2000 further steps, gave the same distribution of released
-#'   gradient norms as chains ten times longer on the sphere examples of the
-#'   tests (two-sample KS p = 0.39).
-#' @param return_nonprivate Also return the non-private fit.
-#' @return A [dp_release] whose `estimate` is `list(p, v, x_range)`;
-#'   [predict()] on it evaluates the private geodesic. Its `sensitivity` is
-#'   `c(p, v, joint)` and `clipped` counts responses moved onto the ball and
-#'   covariates clamped.
+#' @param x_range Public covariate range (two increasing numbers). Missing:
+#'   `range(x)`, with the warning.
+#' @param method `"joint"`, `"tangent"` or `"sequential"`.
+#' @param p_radius,v_bound Public domain of the law: the footpoint within
+#'   `p_radius` of `center` (default `radius`; below the injectivity radius),
+#'   the velocity over the whole `x_range` of norm at most `v_bound` (default
+#'   `2 * radius`).
+#' @param localise Share of `epsilon` spent on the first stage (in [0, 1)).
+#' @param weight Public weight w of the velocity gradient (default: see
+#'   Details).
+#' @param sampler `"auto"`, `"exact"` or `"mcmc"` (joint method only; the
+#'   other methods are always exact).
+#' @param mcmc Chain settings ([mcmc_control()]; `burnin` and `steps` add up
+#'   to the chain length, `step` overrides the public step). Default: 300 +
+#'   300 steps per parameter dimension pair (chain length \eqn{600 \cdot 2d}
+#'   with d the dimension of `M`).
+#' @param return_nonprivate Also return the non-private fit, the number of
+#'   clipped responses and clamped covariates in `$nonprivate` (for studies:
+#'   raises the privacy-leak warning and marks the release not private).
+#' @return A [dp_release] whose `estimate` is `list(p, v, x0, x_range)`
+#'   (footpoint at `x0`, the middle of `x_range`; velocity per unit of x).
+#'   `sensitivity` and `sigma` are named by stage (`joint`, `localise`;
+#'   `p`, `v` for `"sequential"`), `bounds` holds the public bounds and the
+#'   second stage's domain, `sampler` the kind and public settings.
 #' @references Kulkarni and Soto, Differentially private geodesic regression
-#'   (Theorem 3.3, eq. 20/44, appendix A and C); Soto et al. (2022) for KNG.
+#'   (eq. 5-8 and 20/44, appendices A and C); Soto, Bharath, Reimherr and
+#'   Slavkovic (2022) for KNG; Reimherr and Awan (2019), KNG: the K-norm
+#'   gradient mechanism.
 #' @examples
 #' S2 <- sphere(2)
 #' x <- runif(100)
-#' truth <- mfd_exp(S2, c(0, 0, 1), outer(x, c(0.5, 0.2, 0)))
-#' y <- mfd_exp(S2, truth, 0.05 * mfd_random_tangent(S2, truth, 100))
-#' rel <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.2,
-#'                               center = c(0, 0, 1), radius = 0.7, x_range = c(0, 1))
+#' mid <- c(0, 0, 1)
+#' truth <- mfd_exp(S2, mid, outer(x - 0.5, c(0.5, 0.2, 0)))
+#' y <- mfd_exp(S2, truth, 0.03 * mfd_random_tangent(S2, truth, 100))
+#' rel <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.15,
+#'                               center = mid, radius = 0.45, x_range = c(0, 1))
 #' rel
-#' predict(rel, c(0, 1))
+#' predict(rel, c(0, 0.5, 1))
+#' dp_geodesic_regression(S2, x, y, epsilon = 1, center = mid, radius = 0.45,
+#'                        x_range = c(0, 1), method = "tangent")
+#' # DP linear regression
+#' xe <- runif(500)
+#' ye <- 1 + 2 * xe + rnorm(500, sd = 0.5)
+#' coef(dp_geodesic_regression(euclidean(1), xe, ye, epsilon = 1, center = 2,
+#'                             radius = 2.5, x_range = c(0, 1)))
 #' @export
 dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, radius = NULL,
-                                   x_range = NULL, method = c("joint", "sequential"),
-                                   p_radius = NULL, v_bound = NULL,
-                                   mcmc = mcmc_control(burnin = 2000, steps = 2000),
+                                   x_range = NULL, method = c("joint", "tangent", "sequential"),
+                                   p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
+                                   sampler = c("auto", "exact", "mcmc"), mcmc = NULL,
                                    return_nonprivate = FALSE) {
   cl <- match.call()
   check_manifold(M)
-  method <- match.arg(method)
-  eps <- resolve_regression_epsilon(epsilon, method)
+  method <- choose_arg(method, c("joint", "tangent", "sequential"), "method")
+  sampler <- choose_arg(sampler, c("auto", "exact", "mcmc"), "sampler")
+  check_flag(return_nonprivate, "return_nonprivate")
+  eps <- resolve_regression_epsilon(if (missing(epsilon)) NULL else epsilon, method)
+  check_share(localise)
+  if (!is.null(weight)) check_positive_number(weight, "weight")
+  if (!is.null(mcmc) && !inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
+  flat <- inherits(M, "euclidean")
+  exact_only <- flat || method == "tangent"
+  if (exact_only && sampler == "mcmc") {
+    abort_arg("sampler", sprintf("\"mcmc\" does not apply: %s is always drawn exactly",
+                                 if (flat) "DP linear regression" else "method = \"tangent\""))
+  }
   Y <- as_data_points(M, y, "y")
   n <- ncol(Y)
-  if (is.null(x_range)) {
-    if (is.numeric(x) && all(is.finite(x))) warn_privacy_leak("`x_range` (the range of x) was")
-  }
-  xs <- rescale_covariate(x, n, x_range)
+  cv <- private_covariate(x, n, x_range)
   b <- resolve_ball(M, Y, center, radius)
   Y <- b$X
-  inferred <- b$inferred
-  if (is.null(x_range)) inferred <- c(inferred, "x_range")
-  fit <- cpp_regression_fit(M, xs$x01, Y, NULL, NULL, 1000L, 1e-10)
-  if (is.null(tau)) {
-    Fit <- cpp_binary_op(M, "exp", matrix(fit$p), sweep(matrix(fit$v, length(fit$v), n), 2, xs$x01, `*`))
-    tau <- max(cpp_dist(M, Fit, Y), 1e-8)
+  inferred <- c(b$inferred, cv$inferred)
+  R0 <- domain_radius(p_radius, b$radius, "p_radius", M)
+  V0 <- if (is.null(v_bound)) 2 * b$radius else check_positive_number(v_bound, "v_bound")
+  check_regression_representable(M, b$radius, R0, V0, p_radius, v_bound)
+  uses_tau <- !exact_only
+  fit <- NULL
+  nonprivate_fit <- function() {
+    if (is.null(fit)) fit <<- regression_fit_centred(M, cv$t, Y)
+    fit
+  }
+  if (uses_tau && is.null(tau)) {
+    f <- nonprivate_fit()
+    tau <- max(f$residual_norms, 1e-8)
     warn_privacy_leak("`tau` (the largest residual of the non-private fit) was")
     inferred <- c(inferred, "tau")
   }
-  check_positive_number(tau, "tau")
-  R <- domain_bound(p_radius, b$radius + tau, "p_radius")
-  V <- domain_bound(v_bound, 2 * (b$radius + tau), "v_bound")
-  sens <- regression_sensitivity(M, tau, b$radius, n)
+  if (!is.null(tau)) check_positive_number(tau, "tau")
 
-  if (method == "joint" && inherits(M, "euclidean")) {
-    out <- dp_linear_regression_exact(M, xs$x01, Y, eps, b, R, V)
-    sens <- out$sensitivity
-  } else if (method == "joint") {
-    sigma <- 2 * sens[["joint"]] / eps
-    res <- cpp_regression_joint_kng(M, xs$x01, Y, tau, sigma, b$center, R, V, b$center,
-                                    numeric(length(b$center)), mcmc_settings(mcmc, 1L))
-    D <- length(b$center)
-    out <- list(p = res$draws[seq_len(D), 1], v = res$draws[D + seq_len(D), 1], sigma = sigma,
-                sampler = release_sampler("mcmc", mcmc))
+  ctx <- list(M = M, t = cv$t, Y = Y, n = n, center = b$center, radius = b$radius, R0 = R0, V0 = V0,
+              tau = tau, weight = weight, share = localise, sampler = sampler, mcmc = mcmc)
+  out <- if (method == "sequential") {
+    release_sequential(ctx, eps, nonprivate_fit())
+  } else if (exact_only) {
+    release_tangent(ctx, eps)
   } else {
-    # the p-step's density holds the non-private v-hat fixed: data the
-    # fixed-v sensitivity does not cover (SPEC section 5)
-    warn_privacy_leak(msg = paste("`method = \"sequential\"` holds the non-private v-hat fixed in the p-step:",
-                                  "this release is NOT differentially private as stated. Use method = \"joint\"."))
-    sigma <- c(p = 2 * sens[["p"]] / eps[["p"]], v = 2 * sens[["v"]] / eps[["v"]])
-    rp <- cpp_regression_p_step(M, xs$x01, Y, tau, sigma[["p"]], b$center, R, fit$p, fit$v, b$center,
-                                mcmc_settings(mcmc, 1L))
-    p_t <- rp$draws[, 1]
-    rv <- cpp_regression_v_step(M, xs$x01, Y, tau, sigma[["v"]], p_t, V, numeric(length(p_t)),
-                                mcmc_settings(mcmc, 1L))
-    out <- list(p = p_t, v = rv$draws[, 1], sigma = sigma, sampler = release_sampler("mcmc", mcmc))
+    release_joint(ctx, eps)
   }
+
   privacy <- list(type = "pure", epsilon = sum(eps), delta = 0)
+  if (length(out$split)) privacy$split <- out$split
   if (method == "sequential") {
     privacy$split <- eps
     privacy$not_private <- "method = \"sequential\": the p-step uses the non-private v-hat"
   }
-  nonprivate <- if (isTRUE(return_nonprivate)) {
-    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private fit: this release is NOT private.")
-    g <- cpp_regression_gradient(M, xs$x01, Y, out$p, out$v, tau)
-    list(p = from_ambient(M, matrix(fit$p), single = TRUE), v = from_ambient(M, matrix(fit$v), single = TRUE),
-         energy = fit$energy, clipped = c(y = b$clipped, x = xs$clamped),
-         residuals_clipped_at_release = g$clipped)
+  width <- diff(cv$range)
+  x0 <- mean(cv$range)
+  nonprivate <- NULL
+  if (return_nonprivate) {
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private fit and clipped counts: this release is NOT private.")
+    f <- tryCatch(nonprivate_fit(), dpmanifold_error = function(e) NULL)
+    nonprivate <- list(clipped = c(y = b$clipped, x = cv$clamped))
+    if (!is.null(f)) {
+      nonprivate <- c(list(p = from_ambient(M, matrix(f$p), single = TRUE),
+                           v = from_ambient(M, matrix(f$v / width), single = TRUE),
+                           energy = f$energy,
+                           energy_at_release = cpp_regression_energy(M, cv$t, Y, out$p, out$v)),
+                      nonprivate)
+    }
   }
+  bounds <- list(center = from_ambient(M, matrix(b$center), single = TRUE), radius = b$radius,
+                 tau = tau, p_radius = R0, v_bound = V0, x_range = cv$range, weight = out$weight,
+                 domain = out$domain, inferred = inferred)
+  bounds <- bounds[!vapply(bounds, is.null, logical(1))]
   new_dp_release(
     estimate = list(p = from_ambient(M, matrix(out$p), single = TRUE),
-                    v = from_ambient(M, matrix(out$v), single = TRUE), x_range = xs$range),
+                    v = from_ambient(M, matrix(out$v / width), single = TRUE),
+                    x0 = x0, x_range = cv$range),
     manifold = M, mechanism = "kng", statistic = "geodesic_regression", privacy = privacy,
-    sensitivity = sens, sigma = out$sigma,
-    bounds = list(center = from_ambient(M, matrix(b$center), single = TRUE), radius = b$radius,
-                  tau = tau, R = R, v_bound = V, x_range = xs$range, inferred = inferred),
-    n = n, sampler = out$sampler, nonprivate = nonprivate, call = cl, method = method)
+    sensitivity = out$sensitivity, sigma = out$sigma, bounds = bounds, n = n,
+    sampler = out$sampler, nonprivate = nonprivate, call = cl, method = method)
 }
 
-domain_bound <- function(value, default, arg, call = sys.call(-1)) {
+# ---------------------------------------------------------------------------
+# Inputs
+
+# The covariate: numeric, finite, one value per response. Rescaled by the
+# public range to t in [-1/2, 1/2] (clamped). A constant covariate is valid.
+private_covariate <- function(x, n, x_range, call = sys.call(-1)) {
+  if (!is.numeric(x) || (!is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1)) {
+    abort_arg("x", "must be a numeric vector", call)
+  }
+  x <- as.numeric(x)
+  if (length(x) != n) abort_arg("x", sprintf("has length %d but `y` has %d points", length(x), n), call)
+  if (any(!is.finite(x))) abort_arg("x", "contains NA, NaN or Inf values", call)
+  if (n < 2L) abort_arg("y", "must hold at least 2 points", call)
+  inferred <- character()
+  if (is.null(x_range)) {
+    warn_privacy_leak("`x_range` (the range of x) was", call)
+    x_range <- range(x)
+    if (!(x_range[2] > x_range[1])) {
+      abort_arg("x_range", "is required: it cannot be taken from a constant covariate", call)
+    }
+    inferred <- "x_range"
+  }
+  ok <- is.numeric(x_range) && length(x_range) == 2 && all(is.finite(x_range)) && x_range[2] > x_range[1]
+  if (!ok) abort_arg("x_range", "must be two finite increasing numbers", call)
+  x_range <- as.numeric(x_range)
+  t <- (x - mean(x_range)) / diff(x_range)
+  clamped <- sum(t < -0.5 | t > 0.5)
+  list(t = pmin(pmax(t, -0.5), 0.5), range = x_range, clamped = clamped, inferred = inferred)
+}
+
+check_share <- function(share, call = sys.call(-1)) {
+  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share >= 0 && share < 1
+  if (!ok) abort_arg("localise", "must be a number in [0, 1): the share of epsilon spent on the first stage", call)
+  invisible(share)
+}
+
+domain_radius <- function(value, default, arg, M, call = sys.call(-1)) {
   if (is.null(value)) return(default)
   check_positive_number(value, arg, call = call)
-  if (value > default * (1 + 1e-12)) {
-    abort_arg(arg, sprintf("is %.4g but may not exceed %.4g (the sensitivities assume the default domain)", value, default), call)
+  if (is.finite(M$injectivity_radius) && value >= M$injectivity_radius / 2) {
+    abort_arg(arg, sprintf("is %.4g but must be below half the injectivity radius (%.4g) of %s",
+                           value, M$injectivity_radius / 2, manifold_label(M)), call)
   }
   value
 }
 
+# Public check that every point the law can reach is representable: the
+# fitted curve stays within p_radius + v_bound / 2 of the centre.
+check_regression_representable <- function(M, radius, R0, V0, p_radius, v_bound, call = sys.call(-1)) {
+  lim <- max_representable_distance(M)
+  if (R0 + V0 / 2 + radius > lim) {
+    arg <- if (!is.null(v_bound) && V0 / 2 >= R0) "v_bound" else if (!is.null(p_radius)) "p_radius" else "radius"
+    abort_arg(arg, sprintf("gives a domain reaching %.4g from the centre (radius + p_radius + v_bound/2); points that far are not representable in double precision on %s (at most %g)",
+                           R0 + V0 / 2 + radius, manifold_label(M), lim), call)
+  }
+  invisible(TRUE)
+}
+
 resolve_regression_epsilon <- function(epsilon, method, call = sys.call(-1)) {
-  if (missing(epsilon) || is.null(epsilon)) abort_arg("epsilon", "is required", call)
-  if (method == "joint") {
+  if (is.null(epsilon)) abort_arg("epsilon", "is required", call)
+  if (method != "sequential") {
     check_epsilon(epsilon, call = call)
     return(epsilon)
   }
@@ -172,49 +335,327 @@ resolve_regression_epsilon <- function(epsilon, method, call = sys.call(-1)) {
   epsilon[c("p", "v")]
 }
 
-# Exact joint KNG for linear regression: grad E = (H x I)(beta - beta_ols)
-# with H = [[1, m1], [m1, m2]], so beta = beta_ols + (H^-1 x I) u with u a
-# K-norm draw in R^(2d), rejected outside the domain.
-dp_linear_regression_exact <- function(M, x01, Y, epsilon, b, R, V) {
-  n <- ncol(Y); d <- nrow(Y)
-  X <- cbind(1, x01)
-  beta <- solve(crossprod(X), crossprod(X, t(Y)))   # 2 x d: rows p, v
-  m1 <- mean(x01); m2 <- mean(x01^2)
-  Hinv <- solve(matrix(c(1, m1, m1, m2), 2))
-  dp <- (2 * b$radius + V) / n
-  dv <- 2 * (b$radius + R + V) / n
-  sens <- c(p = dp, v = dv, joint = sqrt(dp^2 + dv^2))
-  sigma <- 2 * sens[["joint"]] / epsilon
-  attempts <- 0
-  repeat {
-    attempts <- attempts + 1
-    if (attempts > 1e6) stop("exact linear-regression sampler: too many rejections", call. = FALSE)
-    u <- matrix(cpp_euclidean_laplace_noise(2L * d, sigma, 1L)[, 1], 2, byrow = TRUE)
-    draw <- beta + Hinv %*% u
-    if (sqrt(sum((draw[1, ] - b$center)^2)) <= R && sqrt(sum(draw[2, ]^2)) <= V) break
-  }
-  list(p = draw[1, ], v = draw[2, ], sigma = sigma, sensitivity = sens, sampler = list(kind = "exact"))
+# Non-private fit with the centred covariate (p at mid-range, v the change
+# over the range), its residual norms.
+regression_fit_centred <- function(M, t, Y, call = sys.call(-1)) {
+  f <- tryCatch(cpp_regression_fit(M, t, Y, NULL, NULL, 1000L, 1e-10),
+                error = function(e) abort_arg("x", sprintf("gives no non-private fit (%s)", conditionMessage(e)), call))
+  Fit <- cpp_binary_op(M, "exp", matrix(f$p), sweep(matrix(f$v, length(f$v), ncol(Y)), 2, t, `*`))
+  f$residual_norms <- cpp_dist(M, Fit, Y)
+  f
 }
 
+# ---------------------------------------------------------------------------
+# Sensitivities (derivations in the documentation above)
+
+# Per-record operator bounds of the clipped joint gradient: J_p bounds
+# |d_pExp^dagger|, J_v |d_vExp^dagger| at |t v| <= V / 2.
+jacobi_bounds <- function(M, V) {
+  kl <- M$kappa_min
+  if (kl >= 0) return(c(p = 1, v = 1))
+  s <- sqrt(-kl) * V / 2
+  c(p = cosh(s), v = if (s < 1e-8) 1 else sinh(s) / s)
+}
+
+# Sensitivity of the weighted joint KNG gradient: Delta = 2 tau_e J / n with
+# J^2 = J_p^2 + w^2 J_v^2 / 4 (|t| <= 1/2).
+joint_sensitivity <- function(M, tau_e, w, V, n) {
+  J <- jacobi_bounds(M, V)
+  dp <- 2 * tau_e * J[["p"]] / n
+  dv <- tau_e * J[["v"]] / n
+  c(joint = sqrt(dp^2 + w^2 * dv^2), p = dp, v = dv)
+}
+
+joint_weight <- function(M, V) {
+  J <- jacobi_bounds(M, V)
+  48^0.25 * sqrt(J[["p"]] / J[["v"]])
+}
+
+# Diameter bound of the single-record terms (e, w t e) of the unclipped
+# linear KNG gradient, for responses in B_r(c), footpoints within Rc of c,
+# velocities of norm <= V (see the documentation): the maximum over
+# b in [0, 1] of F(b), on a grid with spacing h plus the Lipschitz margin
+# L h / 2 (|F'| <= K(1) + w V + r w).
+linear_sensitivity <- function(r, w, Rc, V, n) {
+  h <- 1e-4
+  b <- seq(0, 1, by = h)
+  K <- sqrt(V^2 + w^2 * (Rc + b * V)^2)
+  F <- (1 - b) * K + r * pmax(sqrt(4 + w^2 * b^2), w * (1 - b))
+  L <- sqrt(V^2 + w^2 * (Rc + V)^2) + w * V + r * w
+  (max(F) + L * h / 2) / n
+}
+
+# Public weight of the linear law: minimises Delta(w)^2 (1 + 12 / w^2), the
+# expected excess energy for a design spread evenly over the range.
+linear_weight <- function(r, Rc, V) {
+  f <- function(lw) log(linear_sensitivity(r, exp(lw), Rc, V, 1)) * 2 + log1p(12 / exp(2 * lw))
+  exp(stats::optimize(f, c(log(0.3), log(30)), tol = 1e-4)$minimum)
+}
+
+# ---------------------------------------------------------------------------
+# Domains in chart coordinates: per block |z| <= outer and |z - center| <= inner.
+
+domain_block <- function(outer, d, center = numeric(d), inner = Inf) {
+  list(outer = outer, center = as.numeric(center), inner = if (is.finite(inner)) inner else -1)
+}
+block_extent <- function(bl) {
+  if (bl$inner < 0) bl$outer else min(bl$outer, sqrt(sum(bl$center^2)) + bl$inner)
+}
+# Public lower bound of the share of the smaller ball lying in the other
+# (the centre of the inner ball lies in the outer one).
+block_fraction <- function(bl) {
+  if (bl$inner < 0) return(1)
+  k <- length(bl$center)
+  c0 <- sqrt(sum(bl$center^2))
+  small <- min(bl$inner, bl$outer)
+  if (c0 + bl$inner <= bl$outer) return(1)
+  s <- min(small, (bl$outer + bl$inner - c0) / 2)
+  (s / small)^k
+}
+
+# The second stage's domain: a ball around the first release (chart
+# coordinates x1 = (a1, b1)) of radius a public quantile of the first
+# stage's noise, plus `bias`, inside the public domain.
+localised_domain <- function(d, R0, V0, x1, sigma1, w1, bias = 0, level = 0.999) {
+  q <- stats::qgamma(level, 2 * d, scale = sigma1)
+  # the law of the first stage is beta_hat + (W H)^-1 u with |u| <= q; under
+  # the public design (H = diag(1, 1/12)) |delta a| <= q, |delta b| <= 12 q / w
+  list(a = domain_block(R0, d, x1[seq_len(d)], q + bias),
+       b = domain_block(V0, d, x1[d + seq_len(d)], 12 * q / w1 + 2 * bias))
+}
+
+# ---------------------------------------------------------------------------
+# Releases
+
+exact_limit_error <- function(what, call = sys.call(-1)) {
+  stop(structure(class = c("dpmanifold_error", "error", "condition"),
+                 list(message = what, call = call)))
+}
+
+with_exact_limit <- function(expr, what, call = sys.call(-1)) {
+  tryCatch(expr, error = function(e) {
+    if (grepl("exact_regression_rejection_limit", conditionMessage(e), fixed = TRUE)) exact_limit_error(what, call)
+    stop(e)
+  })
+}
+
+# Exact linear KNG release of the line z = a + t b in R^d (responses Z,
+# d x n, in B_r(0)); one or two stages.
+linear_release <- function(t, Z, r, eps, share, R0, V0, weight, n_max_attempts = 1e7) {
+  d <- nrow(Z)
+  n <- ncol(Z)
+  stage <- function(e, dom) {
+    Rc <- block_extent(dom$a)
+    Vm <- block_extent(dom$b)
+    w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
+    Delta <- linear_sensitivity(r, w, Rc, Vm, n)
+    sigma <- 2 * Delta / e
+    x <- with_exact_limit(cpp_linear_kng_exact(t, Z, sigma, w, dom, n_max_attempts),
+                          sprintf("the exact linear-regression sampler reached its public limit of %g proposals (the domain holds almost none of the law's mass); increase `epsilon` or widen `p_radius`/`v_bound`", n_max_attempts))
+    list(x = x, w = w, Delta = Delta, sigma = sigma, domain = dom)
+  }
+  dom0 <- list(a = domain_block(R0, d), b = domain_block(V0, d))
+  if (share > 0 && !localisation_shrinks(dom0, d, n, share * eps, r, weight)) share <- 0
+  if (share == 0) {
+    s2 <- stage(eps, dom0)
+    return(list(x = s2$x, stages = list(joint = s2)))
+  }
+  s1 <- stage(share * eps, dom0)
+  dom2 <- localised_domain(d, R0, V0, s1$x, s1$sigma, s1$w)
+  s2 <- stage((1 - share) * eps, dom2)
+  list(x = s2$x, stages = list(localise = s1, joint = s2))
+}
+
+# Public test whether a first stage can shrink the domain at all: its noise
+# scale depends on public quantities only, so the localised radii are known
+# before it runs. If neither block would shrink, the whole budget goes to
+# one stage.
+localisation_shrinks <- function(dom0, d, n, e1, r, weight, bias = 0) {
+  Rc <- block_extent(dom0$a)
+  Vm <- block_extent(dom0$b)
+  w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
+  sigma1 <- 2 * linear_sensitivity(r, w, Rc, Vm, n) / e1
+  loc <- localised_domain(d, dom0$a$outer, dom0$b$outer, numeric(2 * d), sigma1, w, bias = bias)
+  loc$a$inner < dom0$a$outer || loc$b$inner < dom0$b$outer
+}
+
+stage_facts <- function(stages, eps, share) {
+  nm <- names(stages)
+  list(sensitivity = vapply(stages, function(s) s$Delta, numeric(1)),
+       sigma = vapply(stages, function(s) s$sigma, numeric(1)),
+       split = if (length(stages) > 1) c(localise = share * eps, joint = (1 - share) * eps),
+       weight = stats::setNames(vapply(stages, function(s) s$w, numeric(1)), nm),
+       domain = stages$joint$domain)
+}
+
+# The geodesic through Exp_c(a - b/2) and Exp_c(a + b/2) (chart coordinates
+# at the centre): footpoint at its middle, velocity over the range.
+geodesic_from_line <- function(M, center, a, b) {
+  d <- length(a)
+  E <- cpp_chart_points(M, center, cbind(c(a - b / 2, numeric(d)), c(a + b / 2, numeric(d))))$p
+  u <- cpp_binary_op(M, "log", E[, 1, drop = FALSE], E[, 2, drop = FALSE])
+  p <- cpp_binary_op(M, "exp", E[, 1, drop = FALSE], u / 2)
+  v <- cpp_ternary_op(M, "transport_along", E[, 1, drop = FALSE], u / 2, u)
+  list(p = p[, 1], v = v[, 1])
+}
+
+release_tangent <- function(ctx, eps) {
+  M <- ctx$M
+  Z <- cpp_chart_coords(M, ctx$center, ctx$Y)
+  lr <- linear_release(ctx$t, Z, ctx$radius, eps, ctx$share, ctx$R0, ctx$V0, ctx$weight)
+  d <- nrow(Z)
+  g <- geodesic_from_line(M, ctx$center, lr$x[seq_len(d)], lr$x[d + seq_len(d)])
+  c(g, stage_facts(lr$stages, eps, ctx$share), list(sampler = list(kind = "exact")))
+}
+
+# Default chain length: 300 + 300 steps per coordinate pair of (p, v).
+regression_chain <- function(ctrl, d) {
+  if (is.null(ctrl)) return(list(burnin = 300L * d, steps = 300L * d, step = 0))
+  list(burnin = ctrl$burnin, steps = ctrl$steps, step = ctrl$step)
+}
+
+# Long moves of the chain: a share `prob` of the proposals is `factor` times
+# longer (public constants).
+.chain_jump <- c(factor = 8, prob = 0.2)
+
+# Public cost budget of the exact joint sampler (gradient terms).
+.exact_budget <- c(auto = 5e6, exact = 5e9)
+
+release_joint <- function(ctx, eps) {
+  M <- ctx$M
+  d <- M$dim
+  n <- ctx$n
+  share <- ctx$share
+  r <- ctx$radius
+  stages <- list()
+  x1 <- numeric(2 * d)
+  dom <- list(a = domain_block(ctx$R0, d), b = domain_block(ctx$V0, d))
+  kap <- max(abs(M$kappa_min), abs(M$kappa_max))
+  bias <- kap * r^2 * (ctx$R0 + ctx$V0 / 2) / 2
+  if (share > 0 && !localisation_shrinks(dom, d, n, share * eps, r, NULL, bias)) share <- 0
+  if (share > 0) {
+    Z <- cpp_chart_coords(M, ctx$center, ctx$Y)
+    lr <- linear_release(ctx$t, Z, r, share * eps, 0, ctx$R0, ctx$V0, NULL)
+    s1 <- lr$stages$joint
+    x1 <- s1$x
+    # (bias: curvature allowance: the tangent line of a geodesic within the
+    # domain departs from its chart coordinates by about kappa r^2 times
+    # the length reached)
+    dom <- localised_domain(d, ctx$R0, ctx$V0, x1, s1$sigma, s1$w, bias = bias)
+    stages$localise <- s1
+  }
+  e2 <- (1 - share) * eps
+  Rc <- block_extent(dom$a)
+  Vm <- block_extent(dom$b)
+  tau_e <- min(ctx$tau, r + Rc + Vm / 2)
+  w <- if (is.null(ctx$weight)) joint_weight(M, Vm) else ctx$weight
+  sens <- joint_sensitivity(M, tau_e, w, Vm, n)
+  if (!all(is.finite(sens))) {
+    abort_arg("v_bound", sprintf("gives an infinite sensitivity on %s (the Jacobi fields grow like cosh of the velocity); use a smaller v_bound or radius",
+                                 manifold_label(M)))
+  }
+  sigma <- 2 * sens[["joint"]] / e2
+  # Exact sampler: uniform proposals accepted with exp(-|G|/sigma) >=
+  # exp(-n e2 / 4) (|G| <= tau_e J = n Delta / 2), times the public share of
+  # domain proposals that fall in the intersected balls.
+  log_cost <- n * e2 / 4 - log(block_fraction(dom$a) * block_fraction(dom$b))
+  budget <- .exact_budget[[if (ctx$sampler == "exact") "exact" else "auto"]]
+  exact_ok <- log(n) + log_cost <= log(budget)
+  if (ctx$sampler == "exact" && !exact_ok) {
+    abort_arg("sampler", sprintf("= \"exact\" would need up to e^%.1f proposals of %d gradient terms (n epsilon / 4 is too large for the exact sampler); use \"auto\" or \"mcmc\"",
+                                 log_cost, n))
+  }
+  kind <- if (ctx$sampler == "mcmc" || !exact_ok) "mcmc" else "exact"
+  chain <- regression_chain(ctx$mcmc, d)
+  scale <- c(rep(1, d), rep(12 / w, d))
+  step <- if (chain$step > 0) chain$step else {
+    # 2.4 sigma (optimal random-walk scale for a K-norm law), at most the
+    # domain's size in each block
+    min(2.4 * sigma, block_extent(dom$a), block_extent(dom$b) / (12 / w))
+  }
+  draw <- with_exact_limit(
+    cpp_regression_chart_kng(M, ctx$t, ctx$Y, tau_e, sigma, w, ctx$center, dom, kind, x1, step, scale,
+                             .chain_jump[["factor"]], .chain_jump[["prob"]],
+                             as.integer(chain$burnin + chain$steps), 1L, ceiling(40 * exp(log_cost)), FALSE),
+    "the exact regression sampler reached its public limit of proposals; use sampler = \"mcmc\"")
+  pv <- cpp_chart_points(M, ctx$center, draw$draws)
+  stages$joint <- list(Delta = sens[["joint"]], sigma = sigma, w = w, domain = dom)
+  facts <- stage_facts(stages, eps, share)
+  sampler <- if (kind == "exact") list(kind = "exact") else
+    list(kind = "mcmc", settings = list(burnin = chain$burnin, steps = chain$steps, step = step))
+  c(list(p = pv$p[, 1], v = pv$v[, 1]), facts, list(sampler = sampler))
+}
+
+# The seed paper's sequential procedure (not DP: see the documentation).
+release_sequential <- function(ctx, eps, fit) {
+  M <- ctx$M
+  warn_privacy_leak(msg = paste("`method = \"sequential\"` holds the non-private v-hat fixed in the p-step:",
+                                "this release is NOT differentially private as stated. Use method = \"joint\"."))
+  n <- ctx$n
+  tau_e <- min(ctx$tau, ctx$radius + ctx$R0 + ctx$V0 / 2)
+  J <- jacobi_bounds(M, ctx$V0)
+  sens <- c(p = 2 * tau_e * J[["p"]] / n, v = tau_e * J[["v"]] / n)
+  sigma <- c(p = 2 * sens[["p"]] / eps[["p"]], v = 2 * sens[["v"]] / eps[["v"]])
+  chain <- regression_chain(ctx$mcmc, M$dim)
+  s <- list(burnin = 0L, thin = as.integer(chain$burnin + chain$steps), n_draws = 1L,
+            step = if (chain$step > 0) chain$step else 2.4 * sigma[["p"]], target_acceptance = 0.3,
+            keep_chain = FALSE)
+  rp <- cpp_regression_p_step(M, ctx$t, ctx$Y, tau_e, sigma[["p"]], ctx$center, ctx$R0, fit$p, fit$v,
+                              ctx$center, s)
+  p_t <- rp$draws[, 1]
+  s$step <- if (chain$step > 0) chain$step else 2.4 * sigma[["v"]] * 2
+  rv <- cpp_regression_v_step(M, ctx$t, ctx$Y, tau_e, sigma[["v"]], p_t, ctx$V0, numeric(length(p_t)), s)
+  list(p = p_t, v = rv$draws[, 1], sensitivity = sens, sigma = sigma,
+       sampler = list(kind = "mcmc", settings = list(burnin = chain$burnin, steps = chain$steps)))
+}
+
+# ---------------------------------------------------------------------------
+# Methods
+
 #' @rdname dp_release
-#' @param newdata Covariate values at which to evaluate a private geodesic.
+#' @param newdata Covariate values (in the units of `x`) at which to
+#'   evaluate a private geodesic.
 #' @export
 predict.dp_release <- function(object, newdata, ...) {
-  if (object$statistic != "geodesic_regression") abort_arg("object", "is not a regression release")
+  if (!identical(object$statistic, "geodesic_regression")) abort_arg("object", "is not a regression release")
+  if (!is.numeric(newdata) || any(!is.finite(newdata))) abort_arg("newdata", "must be finite numeric covariate values")
+  M <- object$manifold
   est <- object$estimate
-  predict_geodesic(object$manifold, est$p, est$v, est$x_range, newdata)
+  P <- to_ambient(M, est$p, "p")
+  V <- to_ambient(M, est$v, "v")
+  s <- as.numeric(newdata) - est$x0
+  out <- cpp_binary_op(M, "exp", P, sweep(matrix(V[, 1], nrow(V), length(s)), 2, s, `*`))
+  from_ambient(M, out, single = length(s) == 1L)
 }
 
 #' @rdname dp_release
 #' @export
 coef.dp_release <- function(object, ...) {
-  if (object$statistic == "geodesic_regression") object$estimate[c("p", "v")] else object$estimate
+  if (identical(object$statistic, "geodesic_regression")) object$estimate[c("p", "v", "x0")] else object$estimate
+}
+
+# The geodesic of a regression release (or its non-private part) in the
+# parametrisation of geodesic_regression(): footpoint at the lower end of
+# the range, velocity over the whole range. (For plot.dp_release.)
+regression_release_curve <- function(M, p, v, x0, x_range) {
+  P <- to_ambient(M, p, "p")
+  V <- to_ambient(M, v, "v") * diff(x_range)
+  back <- -(x0 - x_range[1]) / diff(x_range) * V
+  list(p = from_ambient(M, cpp_binary_op(M, "exp", P, back), single = TRUE),
+       v = from_ambient(M, cpp_ternary_op(M, "transport_along", P, back, V), single = TRUE))
 }
 
 print_estimate <- function(x) {
-  cat(sprintf("  private footpoint p (at x = %g):\n", x$estimate$x_range[1]))
-  print(signif(x$estimate$p, 5))
-  cat("  private shooting vector v (change over the x range):\n")
-  print(signif(x$estimate$v, 5))
+  est <- x$estimate
+  cat(sprintf("  method: %s\n", x$method %||% "joint"))
+  cat(sprintf("  private footpoint p (at x = %g, the middle of the x range [%g, %g]):\n",
+              est$x0, est$x_range[1], est$x_range[2]))
+  print(signif(est$p, 5))
+  cat("  private velocity v (per unit of x):\n")
+  print(signif(est$v, 5))
+  if (inherits(x$manifold, "euclidean")) {
+    cat("  intercept (at x = 0) and slope:\n")
+    print(signif(rbind(intercept = as.numeric(est$p) - est$x0 * as.numeric(est$v), slope = as.numeric(est$v)), 5))
+  }
   invisible(NULL)
 }

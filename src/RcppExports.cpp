@@ -434,24 +434,73 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_regression_joint_kng
-Rcpp::List cpp_regression_joint_kng(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma, VectorXd center, double R, double V, VectorXd p0, VectorXd v0, Rcpp::List mcmc);
-RcppExport SEXP _dpmanifold_cpp_regression_joint_kng(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP RSEXP, SEXP VSEXP, SEXP p0SEXP, SEXP v0SEXP, SEXP mcmcSEXP) {
+// cpp_chart_coords
+Eigen::MatrixXd cpp_chart_coords(Rcpp::List M, VectorXd m0, MatrixXd Y);
+RcppExport SEXP _dpmanifold_cpp_chart_coords(SEXP MSEXP, SEXP m0SEXP, SEXP YSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type m0(m0SEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_chart_coords(M, m0, Y));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_chart_points
+Rcpp::List cpp_chart_points(Rcpp::List M, VectorXd m0, MatrixXd X);
+RcppExport SEXP _dpmanifold_cpp_chart_points(SEXP MSEXP, SEXP m0SEXP, SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type m0(m0SEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_chart_points(M, m0, X));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_linear_kng_exact
+Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, double w, Rcpp::List domain, double max_attempts);
+RcppExport SEXP _dpmanifold_cpp_linear_kng_exact(SEXP tSEXP, SEXP ZSEXP, SEXP sigmaSEXP, SEXP wSEXP, SEXP domainSEXP, SEXP max_attemptsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< VectorXd >::type t(tSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Z(ZSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type domain(domainSEXP);
+    Rcpp::traits::input_parameter< double >::type max_attempts(max_attemptsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_linear_kng_exact(t, Z, sigma, w, domain, max_attempts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_chart_kng
+Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double tau, double sigma, double w, VectorXd m0, Rcpp::List domain, std::string kind, VectorXd x0, double step, VectorXd scale, double jump, double jump_prob, int steps, int n_draws, double max_attempts, bool keep_chain);
+RcppExport SEXP _dpmanifold_cpp_regression_chart_kng(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP wSEXP, SEXP m0SEXP, SEXP domainSEXP, SEXP kindSEXP, SEXP x0SEXP, SEXP stepSEXP, SEXP scaleSEXP, SEXP jumpSEXP, SEXP jump_probSEXP, SEXP stepsSEXP, SEXP n_drawsSEXP, SEXP max_attemptsSEXP, SEXP keep_chainSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type t(tSEXP);
     Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
     Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< double >::type R(RSEXP);
-    Rcpp::traits::input_parameter< double >::type V(VSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type p0(p0SEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type v0(v0SEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type mcmc(mcmcSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_regression_joint_kng(M, x, Y, tau, sigma, center, R, V, p0, v0, mcmc));
+    Rcpp::traits::input_parameter< double >::type w(wSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type m0(m0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type domain(domainSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< double >::type jump(jumpSEXP);
+    Rcpp::traits::input_parameter< double >::type jump_prob(jump_probSEXP);
+    Rcpp::traits::input_parameter< int >::type steps(stepsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_draws(n_drawsSEXP);
+    Rcpp::traits::input_parameter< double >::type max_attempts(max_attemptsSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_chain(keep_chainSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_chart_kng(M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -527,7 +576,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_regression_fit", (DL_FUNC) &_dpmanifold_cpp_regression_fit, 7},
     {"_dpmanifold_cpp_regression_gradient", (DL_FUNC) &_dpmanifold_cpp_regression_gradient, 6},
     {"_dpmanifold_cpp_regression_energy", (DL_FUNC) &_dpmanifold_cpp_regression_energy, 5},
-    {"_dpmanifold_cpp_regression_joint_kng", (DL_FUNC) &_dpmanifold_cpp_regression_joint_kng, 11},
+    {"_dpmanifold_cpp_chart_coords", (DL_FUNC) &_dpmanifold_cpp_chart_coords, 3},
+    {"_dpmanifold_cpp_chart_points", (DL_FUNC) &_dpmanifold_cpp_chart_points, 3},
+    {"_dpmanifold_cpp_linear_kng_exact", (DL_FUNC) &_dpmanifold_cpp_linear_kng_exact, 6},
+    {"_dpmanifold_cpp_regression_chart_kng", (DL_FUNC) &_dpmanifold_cpp_regression_chart_kng, 18},
     {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {NULL, NULL, 0}

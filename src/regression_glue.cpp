@@ -43,19 +43,111 @@ double cpp_regression_energy(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, V
   return dpm::regression_energy(P, p, v);
 }
 
-// Joint KNG on (p, v): draws are columns (p; v).
+namespace {
+dpm::BallPair ball_pair_from_r(const Rcpp::List& b) {
+  double inner = Rcpp::as<double>(b["inner"]);
+  return {Rcpp::as<double>(b["outer"]), Rcpp::as<VectorXd>(b["center"]),
+          inner > 0 ? inner : std::numeric_limits<double>::infinity()};
+}
+dpm::RegressionDomain domain_from_r(const Rcpp::List& dom) {
+  return {ball_pair_from_r(dom["a"]), ball_pair_from_r(dom["b"])};
+}
+// The core's rejection loops throw this when they reach their public limit;
+// the R side turns it into a classed error that names the public cause.
+[[noreturn]] void rethrow_limit(const std::runtime_error& e) {
+  if (std::string(e.what()) == "exact_regression_rejection_limit")
+    Rcpp::stop("exact_regression_rejection_limit");
+  throw;
+}
+}  // namespace
+
+// Coordinates of log_{m0}(y_i) in the orthonormal basis tangent_basis(m0):
+// a d x n matrix.
 // [[Rcpp::export]]
-Rcpp::List cpp_regression_joint_kng(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma,
-                                    VectorXd center, double R, double V, VectorXd p0, VectorXd v0,
-                                    Rcpp::List mcmc) {
+Eigen::MatrixXd cpp_chart_coords(Rcpp::List M, VectorXd m0, MatrixXd Y) {
+  auto m = manifold_from_r(M);
+  MatrixXd B = m->tangent_basis(m0);
+  MatrixXd out(B.cols(), Y.cols());
+  for (int i = 0; i < Y.cols(); ++i) {
+    dpm::poll_interrupt();
+    VectorXd l = m->log(m0, Y.col(i));
+    for (int j = 0; j < B.cols(); ++j) out(j, i) = m->inner(m0, B.col(j), l);
+  }
+  return out;
+}
+
+// (p, v) of chart coordinates x = (a, b): columns of X (2d x k) -> list of
+// ambient matrices P and V (D x k).
+// [[Rcpp::export]]
+Rcpp::List cpp_chart_points(Rcpp::List M, VectorXd m0, MatrixXd X) {
+  auto m = manifold_from_r(M);
+  dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
+  MatrixXd P(m0.size(), X.cols()), V(m0.size(), X.cols());
+  for (int i = 0; i < X.cols(); ++i) {
+    dpm::PairState s = chart.point(X.col(i));
+    P.col(i) = s.p;
+    V.col(i) = s.v;
+  }
+  return Rcpp::List::create(Rcpp::Named("p") = P, Rcpp::Named("v") = V);
+}
+
+// Exact linear KNG in R^d (responses Z, d x n, in a ball around 0).
+// [[Rcpp::export]]
+Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, double w,
+                                     Rcpp::List domain, double max_attempts) {
+  RRng rng;
+  dpm::LinearStats S(t, Z);
+  try {
+    return dpm::linear_kng_exact(S, domain_from_r(domain), sigma, w, rng, max_attempts);
+  } catch (const std::runtime_error& e) {
+    rethrow_limit(e);
+  }
+}
+
+// Joint KNG of geodesic regression in chart coordinates at m0. `kind`:
+// "exact" (uniform proposals on the domain, accepted with the KNG density;
+// n_draws independent draws) or "mcmc" (random walk with public step and
+// per-coordinate scale from x0, `steps` steps per retained draw). Returns
+// the chart coordinates (2d x n_draws) and, when asked, the whole chain.
+// [[Rcpp::export]]
+Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double tau, double sigma,
+                                    double w, VectorXd m0, Rcpp::List domain, std::string kind,
+                                    VectorXd x0, double step, VectorXd scale, double jump,
+                                    double jump_prob, int steps, int n_draws, double max_attempts,
+                                    bool keep_chain) {
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
-  dpm::PairSpace space{*m, dpm::Ball(*m, center, R), V};
-  dpm::JointKngTarget target{P, sigma};
-  dpm::MCMCSettings s = mcmc_from_r(mcmc);
-  auto r = dpm::run_metropolis(space, target, dpm::PairState{p0, v0}, sigma, s, rng);
-  return mcmc_to_r(r, s);
+  dpm::RegressionProblem P{*m, t, Y, tau_or_inf(tau)};
+  dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
+  dpm::RegressionDomain dom = domain_from_r(domain);
+  dpm::ChartKngTarget target{P, chart, sigma, w};
+  const int D = static_cast<int>(x0.size());
+  MatrixXd draws(D, n_draws);
+  Rcpp::List out;
+  if (kind == "exact") {
+    try {
+      for (int j = 0; j < n_draws; ++j)
+        draws.col(j) = dpm::exact_uniform_rejection(dom, D, target, rng, max_attempts);
+    } catch (const std::runtime_error& e) {
+      rethrow_limit(e);
+    }
+    out["draws"] = draws;
+    return out;
+  }
+  // A fixed, public step and no burn-in phase inside run_metropolis: the
+  // chain is steps * n_draws steps long from x0 (the caller's burn-in is the
+  // first retained draw's share), whatever the sampler's adaptation policy.
+  dpm::ChartSpace space{dom, scale, jump, jump_prob};
+  dpm::MCMCSettings s;
+  s.burnin = 0;
+  s.thin = steps;
+  s.n_draws = n_draws;
+  s.step = step;
+  s.keep_chain = keep_chain;
+  auto r = dpm::run_metropolis(space, target, x0, step, s, rng);
+  out["draws"] = r.draws;
+  if (keep_chain) out["chain"] = r.chain;
+  return out;
 }
 
 // Sequential p-step (v_hat carried to each p by transport).

@@ -170,7 +170,8 @@ study_regression_split <- function(settings, say) {
           dp_geodesic_regression(S2, D$x, D$y, epsilon = eps, tau = tau, center = D$center,
                                  radius = D$radius, x_range = c(0, 1), method = method, mcmc = mc),
           dpmanifold_privacy_leak = function(w) if (method == "sequential") invokeRestart("muffleWarning"))
-        regression_mse(S2, rel$estimate$p, rel$estimate$v, D$x, D$y)
+        # releases: footpoint at the middle of x_range, velocity per unit of x
+        mean(mfd_dist(S2, predict(rel, D$x), D$y)^2)
       }
       for (eps in settings$reg_eps) {
         add(study = "equal", n = n, rep = b, method = "joint", epsilon = eps, epsilon_p = NA_real_,

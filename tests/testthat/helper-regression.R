@@ -19,3 +19,43 @@ regression_cases <- function() {
   )
 }
 shape_like <- function(x, like) if (is.null(dim(like))) as.vector(x) else array(x, dim(like))
+
+# The seed paper's S^2 setting (Kulkarni and Soto, section 4.1): points on a
+# geodesic of length `len` from a random start, Gaussian noise of variance
+# delta per ambient coordinate, normalised back; the public ball is centred
+# at the geodesic's midpoint.
+sphere_regression_data <- function(n, len = 0.6, delta = 0.001, radius = 0.4) {
+  S2 <- sphere(2)
+  q0 <- mfd_random_point(S2, 1)
+  z <- mfd_random_tangent(S2, q0, 1)
+  z <- len * z / sqrt(sum(z^2))
+  x <- runif(n)
+  G <- mfd_exp(S2, q0, outer(x, z))
+  Y <- G + matrix(rnorm(3 * n, sd = sqrt(delta)), n)
+  list(M = S2, x = x, y = Y / sqrt(rowSums(Y^2)), center = as.numeric(mfd_exp(S2, q0, z / 2)), radius = radius)
+}
+
+# Weighted norm of the change of the joint gradient between two data sets at
+# (p, v) (ambient vectors), with the centred covariates t and t2.
+joint_gradient_change <- function(M, t, Y, t2, Y2, p, v, tau, w) {
+  g1 <- dpmanifold:::cpp_regression_gradient(M, t, Y, p, v, tau)
+  g2 <- dpmanifold:::cpp_regression_gradient(M, t2, Y2, p, v, tau)
+  P <- matrix(p)
+  dp <- g1$p - g2$p
+  dv <- g1$v - g2$v
+  sqrt(dpmanifold:::cpp_inner(M, P, matrix(dp), matrix(dp)) + w^2 * dpmanifold:::cpp_inner(M, P, matrix(dv), matrix(dv)))
+}
+
+# Chart coordinates -> (p, v) ambient.
+chart_point <- function(M, center, x) {
+  pv <- dpmanifold:::cpp_chart_points(M, as.numeric(center), matrix(x))
+  list(p = pv$p[, 1], v = pv$v[, 1])
+}
+
+# Every field of a release except the estimate (and the call).
+release_public_part <- function(rel) {
+  r <- unclass(rel)
+  r$estimate <- NULL
+  r$call <- NULL
+  r
+}

@@ -173,39 +173,6 @@ inline RegressionFit fit_geodesic_regression(const RegressionProblem& P, Vec p, 
 // ---------------------------------------------------------------------------
 // Chain spaces and targets of the private regression mechanisms.
 
-// (p, v) with p in a ball and |v|_p <= V. Proposal: p' = exp_p(s xi),
-// v' = transport along that step of (v + s zeta), symmetric because the
-// transport is an isometry.
-struct PairState {
-  Vec p, v;
-};
-
-struct PairSpace {
-  using State = PairState;
-  const Manifold& M;
-  Ball ball;
-  double V;
-  State propose(const State& x, double step, Rng& rng) const {
-    Vec xi = step * M.random_tangent(x.p, rng);
-    Vec zeta = step * M.random_tangent(x.p, rng);
-    return {M.exp(x.p, xi), M.transport_along(x.p, xi, x.v + zeta)};
-  }
-  bool in_support(const State& y) const {
-    return ball.contains(M, y.p) && (std::isinf(V) || M.norm(y.p, y.v) <= V);
-  }
-  Vec flatten(const State& x) const {
-    Vec out(2 * x.p.size());
-    out << x.p, x.v;
-    return out;
-  }
-  double max_step() const {
-    double len = std::min(2.0 * ball.radius, M.injectivity_radius());
-    if (!std::isinf(V)) len = std::min(len, 2.0 * V);
-    return std::isinf(len) ? std::numeric_limits<double>::infinity()
-                           : len / std::sqrt(static_cast<double>(M.dim()));
-  }
-};
-
 // Tangent vectors at a fixed p with |v|_p <= V (the v-step of the
 // sequential mechanism).
 struct TangentBallSpace {
@@ -221,15 +188,6 @@ struct TangentBallSpace {
   double max_step() const {
     return std::isinf(V) ? std::numeric_limits<double>::infinity()
                          : 2.0 * V / std::sqrt(static_cast<double>(M.dim()));
-  }
-};
-
-// Joint KNG: -|(grad_p E, grad_v E)(p, v)| / sigma.
-struct JointKngTarget {
-  const RegressionProblem& P;
-  double sigma;
-  double operator()(const PairState& s) const {
-    return -joint_gradient_norm(P.M, s.p, regression_gradient(P, s.p, s.v)) / sigma;
   }
 };
 
@@ -253,6 +211,211 @@ struct VelocityKngTarget {
     return -P.M.norm(p, regression_gradient(P, p, v).gv) / sigma;
   }
 };
+
+// ---------------------------------------------------------------------------
+// The private joint release (SPEC section 5). The covariate is centred
+// (x_i in [-1/2, 1/2], the footpoint p sits at the middle of the public
+// range) and the KNG law is
+//   f(p, v) prop. to exp(-|(grad_p E, w grad_v E)(p, v)| / sigma)
+// on a public domain, with residuals clipped to length tau inside the
+// gradients and w a public weight. Its sensitivity is derived in
+// R/dp_regression.R (joint_sensitivity()).
+//
+// Parameters are written in one chart of normal coordinates at the public
+// centre m0: x = (a, b) in R^d x R^d stands for
+//   p = exp_{m0}(B a),  v = transport of (B b) from m0 to p along that geodesic,
+// with B an orthonormal basis of T_{m0}M. Then |a| = d(m0, p) (inside the
+// injectivity radius) and |b| = |v|_p, so the public domain "d(m0, p) <= R,
+// |v| <= V" is a product of two Euclidean balls, and the base measure of the
+// law is Lebesgue measure in (a, b): public, and a random walk in the chart
+// is symmetric with respect to it.
+
+inline double weighted_joint_norm(const Manifold& M, const Vec& p, const RegressionGradient& g,
+                                  double w) {
+  double s = M.inner(p, g.gp, g.gp) + w * w * M.inner(p, g.gv, g.gv);
+  return s > 0 ? std::sqrt(s) : 0.0;
+}
+
+// A footpoint and a shooting vector (tangent at p).
+struct PairState {
+  Vec p, v;
+};
+
+struct RegressionChart {
+  const Manifold& M;
+  Vec m0;
+  Mat B;  // ambient x d, orthonormal at m0
+  int d() const { return static_cast<int>(B.cols()); }
+  PairState point(const Vec& x) const {
+    const int k = d();
+    Vec a = B * x.head(k);
+    return {M.exp(m0, a), M.transport_along(m0, a, B * x.tail(k))};
+  }
+};
+
+// Support of a block: |z| <= outer and |z - c| <= inner (a ball around the
+// first stage's release, intersected with the public ball around 0).
+struct BallPair {
+  double outer;
+  Vec c;
+  double inner;
+  bool contains(const Vec& z) const {
+    return z.norm() <= outer && (std::isinf(inner) || (z - c).norm() <= inner);
+  }
+  // Uniform draw: uniform in the smaller ball, rejected outside the other.
+  // The acceptance is public (it depends on the radii and centres, which are
+  // public or released); the caller bounds the attempts.
+  bool draw(Vec& z, Rng& rng) const {
+    const int k = static_cast<int>(c.size());
+    const bool around_c = !std::isinf(inner) && inner < outer;
+    const double rad = around_c ? inner : outer;
+    double n2 = 0.0;
+    do {
+      for (int i = 0; i < k; ++i) z(i) = rng.normal();
+      n2 = z.squaredNorm();
+    } while (n2 <= 0.0);
+    z *= rad * std::pow(rng.uniform(), 1.0 / k) / std::sqrt(n2);
+    if (around_c) z += c;
+    return contains(z);
+  }
+};
+
+struct RegressionDomain {
+  BallPair a, b;
+  bool contains(const Vec& x) const {
+    const int k = static_cast<int>(x.size() / 2);
+    return a.contains(x.head(k)) && b.contains(x.tail(k));
+  }
+  bool draw(Vec& x, Rng& rng) const {
+    const int k = static_cast<int>(x.size() / 2);
+    Vec za(k), zb(k);
+    if (!a.draw(za, rng) || !b.draw(zb, rng)) return false;
+    x << za, zb;
+    return true;
+  }
+};
+
+// Log target of the joint KNG in chart coordinates.
+struct ChartKngTarget {
+  const RegressionProblem& P;
+  const RegressionChart& chart;
+  double sigma, w;
+  double operator()(const Vec& x) const {
+    PairState s = chart.point(x);
+    return -weighted_joint_norm(P.M, s.p, regression_gradient(P, s.p, s.v), w) / sigma;
+  }
+};
+
+// Random-walk chain space in the chart: y = x + s * diag(scale) * N(0, I)
+// with s = step, or s = step * jump with probability jump_prob (long moves
+// cross the wide low region of the law where most residuals are clipped;
+// short ones explore its peak). A mixture of symmetric kernels is symmetric
+// w.r.t. Lebesgue measure. step, jump and `scale` are public (the scale
+// shapes the proposal by the Gauss-Newton matrix of the public design, see
+// R/dp_regression.R), so nothing about the data enters the proposal.
+struct ChartSpace {
+  using State = Vec;
+  const RegressionDomain& domain;
+  Vec scale;
+  double jump = 1.0, jump_prob = 0.0;
+  State propose(const State& x, double step, Rng& rng) const {
+    if (jump_prob > 0 && rng.uniform() < jump_prob) step *= jump;
+    Vec y(x.size());
+    for (int i = 0; i < x.size(); ++i) y(i) = x(i) + step * scale(i) * rng.normal();
+    return y;
+  }
+  bool in_support(const State& y) const { return domain.contains(y); }
+  Vec flatten(const State& x) const { return x; }
+  double max_step() const { return std::numeric_limits<double>::infinity(); }
+};
+
+// Exact draw from exp(-g(x) / sigma) on the domain, for a log target
+// lt(x) = -g(x) / sigma with 0 <= g <= g_max: propose uniformly on the domain
+// and accept with probability exp(lt(x)) <= 1. The acceptance is at least
+// exp(-g_max / sigma), a public number, from which the caller sets
+// max_attempts; past it the draw fails with an error that names the public
+// cause (never a count).
+template <class LogTarget>
+Vec exact_uniform_rejection(const RegressionDomain& dom, int dim, const LogTarget& lt, Rng& rng,
+                            double max_attempts) {
+  Vec x(dim);
+  for (double k = 0; k < max_attempts; k += 1.0) {
+    poll_interrupt();
+    if (!dom.draw(x, rng)) continue;
+    if (std::log(rng.uniform()) < lt(x)) return x;
+  }
+  throw std::runtime_error("exact_regression_rejection_limit");
+}
+
+// ---------------------------------------------------------------------------
+// Linear regression in R^d (the Euclidean case and the tangent-space method):
+// responses z_i in a ball of radius r around 0, covariates t_i in [-1/2, 1/2].
+// The KNG gradient is affine in (p, v) (no clipping: on the domain every
+// residual is bounded), G(p, v) = -(mean(z - p - t v), w mean(t (z - p - t v))),
+// so the sufficient statistics give it in O(d).
+struct LinearStats {
+  double n = 0, st = 0, stt = 0;
+  Vec sz, stz;
+  LinearStats(const Vec& t, const Mat& Z)
+      : n(static_cast<double>(t.size())), sz(Vec::Zero(Z.rows())), stz(Vec::Zero(Z.rows())) {
+    for (int i = 0; i < t.size(); ++i) {
+      st += t(i);
+      stt += t(i) * t(i);
+      sz += Z.col(i);
+      stz += t(i) * Z.col(i);
+    }
+  }
+  double gradient_norm(const Vec& x, double w) const {
+    const int k = static_cast<int>(sz.size());
+    Vec p = x.head(k), v = x.tail(k);
+    Vec gp = (sz - n * p - st * v) / n;
+    Vec gv = (stz - st * p - stt * v) / n;
+    return std::sqrt(gp.squaredNorm() + w * w * gv.squaredNorm());
+  }
+};
+
+// Exact draw of the linear KNG law restricted to the domain. Two exact
+// rejection samplers take turns and the first acceptance is returned (each
+// accepted draw has the target law whatever happened before, so the first
+// of either does too):
+//  A. when the design matrix H = [[1, m1], [m1, m2]] is invertible, the law
+//     on the whole space is beta_ols + ((W H)^-1 x I) u with u a K-norm
+//     Laplace vector in R^2d (|u| ~ Gamma(2d, sigma), direction uniform);
+//     draws outside the domain are rejected;
+//  B. uniform on the domain, accepted with probability exp(-|G| / sigma),
+//     which works for any design (a constant covariate makes H singular).
+// The number of attempts depends on the data and is never returned.
+inline Vec linear_kng_exact(const LinearStats& S, const RegressionDomain& dom, double sigma,
+                            double w, Rng& rng, double max_attempts) {
+  const int k = static_cast<int>(S.sz.size());
+  const double m1 = S.st / S.n, m2 = S.stt / S.n, det = m2 - m1 * m1;
+  const bool use_a = det > 1e-10;
+  Vec beta_p, beta_v;
+  double ia = 0, ib = 0, ic = 0, id = 0;  // (W H)^-1 = [[ia, ib], [ic, id]]
+  if (use_a) {
+    Vec zbar = S.sz / S.n, tzbar = S.stz / S.n;
+    // H (p; v) = (zbar; tzbar)
+    beta_p = (m2 * zbar - m1 * tzbar) / det;
+    beta_v = (-m1 * zbar + tzbar) / det;
+    // W H = [[1, m1], [w m1, w m2]], det = w det
+    ia = w * m2 / (w * det);
+    ib = -m1 / (w * det);
+    ic = -w * m1 / (w * det);
+    id = 1.0 / (w * det);
+  }
+  Vec x(2 * k), u(2 * k);
+  for (double att = 0; att < max_attempts; att += 1.0) {
+    poll_interrupt();
+    if (use_a) {
+      euclidean_laplace_noise(u, sigma, rng);
+      x.head(k) = beta_p + ia * u.head(k) + ib * u.tail(k);
+      x.tail(k) = beta_v + ic * u.head(k) + id * u.tail(k);
+      if (dom.contains(x)) return x;
+    }
+    if (dom.draw(x, rng) && std::log(rng.uniform()) < -S.gradient_norm(x, w) / sigma) return x;
+  }
+  throw std::runtime_error("exact_regression_rejection_limit");
+}
 
 }  // namespace dpmanifold
 
