@@ -99,14 +99,17 @@ sampler_diagnostics <- function(res) {
 #'   \eqn{\exp(-(d(\eta, y) - d_{min})/\sigma)}.
 #' * `rkng()`: the K-norm gradient law
 #'   \eqn{\propto \exp(-\|n^{-1}\sum_i Log_y(x_i)\|_y/\sigma)} on the ball
-#'   (Soto et al. 2022), exact on every manifold: by rejection from the
-#'   Riemannian Laplace law of scale \eqn{\sigma/c} around the Frechet mean
-#'   \eqn{\hat x} (computed to a tolerance \eqn{g_{tol}}), where
-#'   \eqn{c = h(2r, \kappa_{max})} (1 on Hadamard manifolds) bounds
-#'   \eqn{\|grad F(y)\| \ge c\, d(y, \bar x)} on the ball (Soto et al. 2022,
-#'   Lemma 1); a proposal y is kept with probability
-#'   \eqn{\exp(-(\|grad F(y)\| - c\, d(y, \hat x) + g_0)/\sigma)},
-#'   \eqn{g_0 = \|grad F(\hat x)\|}.
+#'   (Soto et al. 2022), exact on every manifold, by rejection from a radial
+#'   envelope around the Frechet mean \eqn{\hat x} (computed to a public
+#'   tolerance). On the ball \eqn{\|grad F(y)\| \ge \Phi(d(y, \bar x))},
+#'   where \eqn{\Phi' \ge c = h(2r, \kappa_{max})} (1 on Hadamard
+#'   manifolds) is the lower bound of the Hessian of F from the Hessian
+#'   comparison theorem (Soto et al. 2022, Lemma 1, refined with the
+#'   distances of the data); proposals \eqn{\propto e^{-\Phi(t)/\sigma}} in
+#'   geodesic polar coordinates around \eqn{\hat x} are kept with
+#'   probability \eqn{\exp(-(\|grad F(y)\| + \delta - \Phi(t))/\sigma)},
+#'   \eqn{\delta \ge d(\hat x, \bar x)}. With \eqn{\Phi(t) = c t} this is
+#'   the Riemannian Laplace envelope of scale \eqn{\sigma / c}.
 #' * `rwrapped_laplace()`, `rwrapped_gaussian()`: exponential-wrapped laws on
 #'   Hadamard manifolds: \eqn{Exp_{p_0}(Log_{p_0}\eta + Z)} with Z a K-norm
 #'   Laplace (density \eqn{\propto e^{-\|z\|/\sigma}}) or
@@ -131,7 +134,7 @@ sampler_diagnostics <- function(res) {
 #' @param M A manifold, see [manifolds].
 #' @param n Number of draws.
 #' @param mean The footpoint \eqn{\eta} of the law.
-#' @param X Data points (for `rkng()`).
+#' @param X Data points (for `rkng()`), in the ball (see [clip_to_ball()]).
 #' @param sigma Scale.
 #' @param center,radius The ball the law is restricted to. `radius = Inf`
 #'   (the default of `rriemann_laplace()`) gives the law on the whole
@@ -156,6 +159,7 @@ sampler_diagnostics <- function(res) {
 #' # the law on the whole sphere
 #' summary(mfd_dist(S2, c(0, 0, 1), rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)))
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 20))
+#' X <- clip_to_ball(S2, X, c(0, 0, 1), pi / 8)
 #' rkng(S2, 2, X, sigma = 0.05, center = c(0, 0, 1), radius = pi / 8)
 #' rwrapped_gaussian(spd(2), 2, diag(2), sigma = 0.1)
 #' @name mechanism_samplers

@@ -52,8 +52,8 @@ Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorX
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
-  dpm::BallLaplace law(*m, sigma, ball);
-  dpm::LaplacePlan plan = law.plan(mean_in_ball, p_fail);
+  dpm::BallLaplace law(*m, sigma, ball, mean_in_ball);
+  dpm::LaplacePlan plan = law.plan(p_fail);
   MatrixXd draws(m->ambient_dim(), n);
   if (!plan.ok()) {
     return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue,
@@ -208,8 +208,8 @@ Rcpp::List cpp_study_laplace_acceptance(Rcpp::List M, VectorXd mean, double sigm
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
-  dpm::BallLaplace law(*m, sigma, ball);
-  dpm::LaplacePlan plan = law.plan(mean_in_ball, kPFail);
+  dpm::BallLaplace law(*m, sigma, ball, mean_in_ball);
+  dpm::LaplacePlan plan = law.plan(kPFail);
   const char* regime = plan.regime == dpm::LaplacePlan::Regime::untruncated   ? "untruncated"
                        : plan.regime == dpm::LaplacePlan::Regime::around_mean ? "around_mean"
                                                                               : "uniform_ball";
@@ -233,14 +233,13 @@ Rcpp::List cpp_study_kng_acceptance(Rcpp::List M, MatrixXd X, double sigma, Vect
   RRng rng;
   dpm::Ball ball(*m, center, radius);
   dpm::KngExact law(*m, X, sigma, ball, kPFail);
-  long outer = 0, inner = 0;
+  long proposals = 0;
   int done = 0;
   VectorXd y;
   if (law.ok())
     for (; done < n; ++done)
-      if (!law.draw(rng, y, &outer, &inner)) break;
+      if (!law.draw(rng, y, &proposals)) break;
   return Rcpp::List::create(
       Rcpp::Named("ok") = law.ok(), Rcpp::Named("acceptance_lb") = law.acceptance_lb(),
-      Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(outer) : NA_REAL,
-      Rcpp::Named("laplace_acceptance") = outer > 0 ? outer / static_cast<double>(inner) : NA_REAL);
+      Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(proposals) : NA_REAL);
 }

@@ -1,42 +1,51 @@
 // Exact sampler of the K-norm gradient (KNG) law of the Frechet mean on a
 // public ball B = B_r(center):
-//   density prop. to exp(-|grad F(y)|_y / sigma) on B,
+//   density prop. to exp(-G(y) / sigma) on B, G(y) = |grad F(y)|_y,
 //   grad F(y) = -(1/n) sum_i log_y(x_i)  (the data x_i are in B).
 //
-// Rejection from a Riemannian Laplace envelope (SPEC section 3). On B the
-// Hessian of F is at least c and at most L, so |grad F(y)| >= c dist(y, xbar)
-// and |grad F(y)| <= L dist(y, xbar). The public constants are those of
-// Soto et al. (2022), Lemma 1: c = h(2r, kappa_max) (1 on Hadamard
-// manifolds, F being 1-strongly geodesically convex), h(s, k) =
-// s sqrt(k) cot(s sqrt(k)), and L = H(2r) with H(s) = 1 when
-// kappa_min >= 0, else s q coth(s q), q = sqrt(-kappa_min). The sampler
-// uses the sharper constants of the data at hand, with g_i = r +
-// dist(center, x_i) <= 2r,
-//   c_D = (1/n) sum_i h(g_i, kappa_max) in [c, h(r, kappa_max)],
-//   L_D = (1/n) sum_i H(g_i) <= L,
-// from the Hessian comparison h(dist) <= Hess(dist(., x_i)^2/2) <= H(dist)
-// and dist(z, x_i) <= g_i for z in B: the envelope depends on the data, the
-// law it produces does not.
-// With xhat the Frechet mean computed here and g0 = |grad F(xhat)| >=
-// c_D dist(xhat, xbar):
-//   |grad F(y)| >= c_D dist(y, xhat) - g0,
-// so proposals from the Laplace law of scale sigma / c_D around xhat,
-// restricted to B, are accepted with probability
-//   exp(-(|grad F(y)| - c_D dist(y, xhat) + g0) / sigma) <= 1.
-// A squeeze avoids the n log maps for most proposals: |grad F(y)| <=
-// L_D (dist(y, xhat) + g0 / c_D), so a uniform below
-// exp(-((L_D - c_D) t + (L_D/c_D + 1) g0) / sigma) accepts at once.
+// Envelope (SPEC section 3, sharpened). Along the geodesic from the mean
+// xbar, the Hessian of F at distance s is at least
+//   phi(s) = (1/n) sum_i h(min(s + rho_i, g_i), kappa_max),
+// rho_i = dist(xbar, x_i), g_i = r + dist(center, x_i) <= 2r, h(s, k) =
+// s sqrt(k) cot(s sqrt(k)) (1 when k <= 0), by the Hessian comparison
+// Hess(dist(., x)^2 / 2) >= h(dist(., x)) and the two triangle bounds of the
+// distance; so G(y) >= Phi(dist(y, xbar)), Phi(t) = int_0^t phi. phi >= c =
+// h(2r, kappa_max), the constant of Soto et al. (2022), Lemma 1, which gives
+// the plain Laplace envelope of scale sigma / c; phi is much larger where the
+// law lives. With xhat the Frechet mean computed here (to the public
+// tolerance g_tol), g0 = |grad F(xhat)| and delta = g0 / c_D >=
+// dist(xhat, xbar) (c_D = (1/n) sum h(g_i) bounds the Hessian on B), and
+// since phi <= 1:  G(y) + delta >= Phi(t), t = dist(y, xhat).
 //
-// Public bound on proposals: the conditional law of t = dist(y, xhat) given
-// y in B is stochastically smaller than the untruncated one (B is
-// geodesically convex and contains xhat, so P(y in B | t) does not increase
-// with t), so the acceptance is at least
-//   exp(-(L/c + 1) g_tol / sigma) max(E_untruncated[exp(-(L - c) t / sigma)],
-//                                     exp(-(L - c) 2r / sigma)),
-// computed with the public c and L (it increases with c and decreases with
-// L), with g_tol the public tolerance of the Frechet mean (g0 <= g_tol). The
-// inner Laplace sampler's plan holds for every scale in
-// [sigma / h(r, kappa_max), sigma / c].
+// Sampler: rejection from the radial law prop. to exp(-Phi(t)/sigma) t^(d-1)
+// J(t u) around xhat on t <= 2r (which covers B): t from the hat of
+// PolarLaplace with the potential Phi/sigma, u uniform, y = exp_xhat(t u),
+// kept with probability
+//   [exp(-Phi(t)/sigma) t^(d-1) J(t u) / hat(t)] * 1_B(y) * exp(-(G(y) + delta - Phi(t))/sigma),
+// each factor <= 1; the law of the kept y is exactly the KNG law. Phi may
+// be any valid lower bound: the public one Phi_pub (below) or the data's
+// (phi evaluated on the data, binned, and at least phi_pub), whichever hat
+// has the smaller mass; this choice changes the running time only. A
+// squeeze skips the n log maps for most proposals: G(y) <= L_D (t + delta),
+// L_D = (1/n) sum H(g_i) with H(s) = s q coth(s q), q = sqrt(-kappa_min)
+// (1 when kappa_min >= 0), the Hessian's upper bound. When sigma is large
+// against r, the proposal is uniform on B instead (kept with probability
+// exp(-G(y)/sigma) >= exp(-2r/sigma)).
+//
+// Public bounds (for the bound on proposals), valid for any data in B:
+// mean_i rho_i^2 <= mean_i dist(center, x_i)^2 <= r^2 (xbar minimises F)
+// and rho_i <= 2r. As functions of v = dist^2, s cot s and s coth s are
+// concave (their series in s^2 have coefficients of one sign after the
+// first; x coth x checked numerically), and (s + rho)^2 <= (1 + 1/eta) s^2
+// + (1 + eta) rho^2, so
+//   phi(s) >= phi_pub(s) = max_eta 3/4 h~(A) + 1/4 h~(A + U), A = (1 + 1/eta) s^2,
+//                          U = 4 (1 + eta) r^2 (chord of the concave h~ at the mean),
+//   psi(s) <= psi_pub(s) = min_eta H~((1 + 1/eta) s^2 + (1 + eta) r^2) (Jensen),
+// both at least as good as the constants h(2r), H(2r). The acceptance per
+// proposal is exp(-delta/sigma) int_B exp(-G/sigma) / (hat mass); with G <=
+// Psi_pub(t) + L delta on B and the geodesic cone of best_cone_bound(), it is
+// at least exp(-(L+1) delta_tol/sigma) cap_fraction(alpha)
+// int_0^T(alpha) exp(-Psi_pub/sigma) t^(d-1) / (mass of the public hat).
 #ifndef DPMANIFOLD_KNG_EXACT_HPP
 #define DPMANIFOLD_KNG_EXACT_HPP
 
@@ -60,90 +69,190 @@ class KngExact {
       : M_(M), X_(X), sigma_(sigma), ball_(ball) {
     const double r = ball.radius;
     if (!std::isfinite(r)) throw std::invalid_argument("KNG needs a finite public radius");
-    c_pub_ = curvature_h(2.0 * r, M.kappa_max());
-    c_max_ = curvature_h(r, M.kappa_max());
+    kmax_ = M.kappa_max();
+    kmin_ = M.kappa_min();
+    c_pub_ = curvature_h(2.0 * r, kmax_);
     if (!(c_pub_ > 0.0)) throw std::invalid_argument("radius too large for the KNG envelope");
     L_pub_ = hessian_upper(2.0 * r);
     g_tol_ = 1e-3 * sigma * c_pub_ / (L_pub_ + c_pub_);
-    PolarLaplace worst(M, sigma / c_pub_);
-    const double alpha = (L_pub_ - c_pub_) / sigma;
-    const double mgf = std::max(std::exp(-alpha * 2.0 * r),
-                                worst.lower_integral(std::numeric_limits<double>::infinity(), alpha));
-    acc_lb_ = std::exp(-(L_pub_ / c_pub_ + 1.0) * g_tol_ / sigma) * mgf;
-    max_outer_ = public_attempt_bound(acc_lb_, p_fail);
-    if (max_outer_ > 0)
-      inner_ = BallLaplace::plan_for(M, r, worst, sigma / c_max_, true, p_fail * acc_lb_);
+    const double delta_tol = g_tol_ / c_pub_;
+    // the public potentials on the grid s_j = 2r j / m
+    for (int j = 0; j <= kGrid; ++j) grid_.push_back(2.0 * r * j / kGrid);
+    std::vector<double> sphi, spsi;
+    for (int j = 0; j < kGrid; ++j) {
+      phi_pub_.push_back(phi_pub(grid_[j + 1]));
+      sphi.push_back(phi_pub_.back() / sigma);   // lower Riemann sum: phi decreases
+      spsi.push_back(psi_pub(grid_[j + 1]) / sigma);  // upper Riemann sum: psi increases
+    }
+    std::vector<double> knots(grid_.begin(), grid_.end() - 1);
+    hat_pub_.reset(new PolarLaplace(M, RadialPotential(knots, sphi), 2.0 * r));
+    PolarLaplace psi_law(M, RadialPotential(knots, spsi), 2.0 * r);
+    const double logZ = hat_pub_->log_hat_mass();
+    const double lbA = std::exp(-(L_pub_ + 1.0) * delta_tol / sigma) *
+                       best_cone_bound(M, r, [&](double T) {
+                         return std::exp(psi_law.log_mass(T, 0.0, false) - logZ);
+                       });
+    const double lbB = std::exp(hat_pub_->log_j_lower(r) - hat_pub_->log_j_upper(r) - 2.0 * r / sigma);
+    uniform_ball_ = lbB > lbA;
+    acc_lb_ = std::max(lbA, lbB);
+    max_attempts_ = public_attempt_bound(acc_lb_, p_fail);
   }
 
-  // False when the public bounds on proposals exceed the fixed cap (the
+  // False when the public bound on proposals exceeds the fixed cap (the
   // sampler then refuses before looking at the data).
-  bool ok() const { return max_outer_ > 0 && inner_.ok(); }
+  bool ok() const { return max_attempts_ > 0; }
   double acceptance_lb() const { return acc_lb_; }
 
   // The data's Frechet mean (to the public tolerance g_tol, kept in B) and
-  // the data's envelope constants.
+  // the data's envelope.
   void prepare() {
     const int n = static_cast<int>(X_.cols());
     const double r = ball_.radius;
+    std::vector<double> g(n);
     double cs = 0.0, ls = 0.0;
     for (int i = 0; i < n; ++i) {
       poll_interrupt();
-      const double g = r + std::min(ball_.dist_to_center(X_.col(i)), r);
-      cs += curvature_h(g, M_.kappa_max());
-      ls += hessian_upper(g);
+      g[i] = r + std::min(ball_.dist_to_center(X_.col(i)), r);
+      cs += curvature_h(g[i], kmax_);
+      ls += hessian_upper(g[i]);
     }
-    c_ = std::min(std::max(cs / n, c_pub_), c_max_);
-    L_ = std::min(ls / n, L_pub_);
+    const double c_D = std::max(cs / n, c_pub_);
+    L_D_ = std::min(ls / n, L_pub_);
     Vec w = Vec::Ones(n);
     FrechetResult fr = frechet_mean(M_, X_, w, ball_.center, 1000, g_tol_);
     xhat_ = fr.mean;
     const double dc = M_.dist(ball_.center, xhat_);
     if (dc > r) xhat_ = M_.exp(ball_.center, (r / dc) * M_.log(ball_.center, xhat_));
     g0_ = M_.norm(xhat_, kng_gradient(M_, xhat_, X_));
-    proposal_.reset(new BallLaplace(M_, sigma_ / c_, ball_));
+    delta_ = g0_ / c_D;
+    hat_ = hat_pub_.get();
+    if (kmax_ > 0.0 && !uniform_ball_) {
+      // phi on the data: (rho_i + delta, g_i) binned, upper bin edges
+      const int nr = 64, ng = 32;
+      const double rho_max = 2.0 * r + delta_, wr = rho_max / nr, wg = r / ng;
+      std::vector<double> cnt(nr * ng, 0.0);
+      auto dist_xhat = M_.dist_from(xhat_);
+      for (int i = 0; i < n; ++i) {
+        poll_interrupt();
+        const double rho = dist_xhat(X_.col(i)) + delta_;
+        const int a = std::min(nr - 1, std::max(0, static_cast<int>(rho / wr)));
+        const int b = std::min(ng - 1, std::max(0, static_cast<int>((g[i] - r) / wg)));
+        cnt[a * ng + b] += 1.0;
+      }
+      std::vector<double> sl;
+      for (int j = 0; j < kGrid; ++j) {
+        const double sj = grid_[j + 1];
+        double acc = 0.0;
+        for (int a = 0; a < nr; ++a)
+          for (int b = 0; b < ng; ++b) {
+            const double c = cnt[a * ng + b];
+            if (c == 0.0) continue;
+            acc += c * curvature_h(std::min(sj + (a + 1) * wr, r + (b + 1) * wg), kmax_);
+          }
+        sl.push_back(std::max(acc / n, phi_pub_[j]) / sigma_);
+      }
+      std::vector<double> knots(grid_.begin(), grid_.end() - 1);
+      hat_D_.reset(new PolarLaplace(M_, RadialPotential(knots, sl), 2.0 * r));
+      if (hat_D_->log_hat_mass() <= hat_pub_->log_hat_mass()) hat_ = hat_D_.get();
+    }
     prepared_ = true;
   }
 
-  // One exact draw; false when a public bound on proposals was reached.
-  // `outer`/`inner`, when given, accumulate the numbers of envelope draws
-  // and of Laplace proposals (acceptance studies only; never released).
-  bool draw(Rng& rng, Vec& y, long* outer = nullptr, long* inner = nullptr) {
+  // One exact draw; false when the public bound on proposals was reached.
+  // `proposals`, when given, accumulates the number of proposals
+  // (acceptance studies only; never released).
+  bool draw(Rng& rng, Vec& y, long* proposals = nullptr) {
     if (!ok()) return false;
     if (!prepared_) prepare();
-    for (long i = 0; i < max_outer_; ++i) {
+    const PolarLaplace& P = *hat_;
+    for (long i = 0; i < max_attempts_; ++i) {
       poll_interrupt();
-      if (!proposal_->draw(xhat_, inner_, rng, y, inner)) return false;
-      if (outer) ++*outer;
-      const double t = M_.dist(xhat_, y);
+      if (proposals) ++*proposals;
+      if (uniform_ball_) {
+        if (!BallLaplace::uniform_on_ball(M_, P, ball_, rng, y)) continue;
+        const double t = M_.dist(xhat_, y);
+        const double lu = std::log(rng.uniform());
+        if (lu <= -L_D_ * (t + delta_) / sigma_) return true;
+        if (lu <= -gradient_norm(y) / sigma_) return true;
+        continue;
+      }
+      double loghat;
+      const double t = P.draw_radius(rng, loghat);
+      Vec u;
+      double la;
+      if (P.direction_dependent()) {
+        u = random_unit_tangent(M_, xhat_, rng);
+        la = P.log_density(xhat_, t, u) - loghat;
+      } else {
+        la = P.log_density_radial(t) - loghat;
+      }
+      if (!(std::log(rng.uniform()) <= la)) continue;
+      if (!P.direction_dependent()) u = random_unit_tangent(M_, xhat_, rng);
+      y = M_.exp(xhat_, t * u);
+      if (!ball_.contains(M_, y)) continue;
+      const double Vt = P.potential().value(t);  // Phi(t) / sigma
       const double lu = std::log(rng.uniform());
-      if (lu <= -((L_ - c_) * t + (L_ / c_ + 1.0) * g0_) / sigma_) return true;
-      const double G = M_.norm(y, kng_gradient(M_, y, X_));
-      if (lu <= -(G - c_ * t + g0_) / sigma_) return true;
+      if (lu <= Vt - (L_D_ * (t + delta_) + delta_) / sigma_) return true;
+      if (lu <= Vt - (gradient_norm(y) + delta_) / sigma_) return true;
     }
     return false;
   }
 
  private:
+  static constexpr int kGrid = 64;
+
+  double gradient_norm(const Vec& y) const { return M_.norm(y, kng_gradient(M_, y, X_)); }
+
   // Upper bound of the Hessian of dist(., x)^2 / 2 at distance s:
   // 1 when kappa_min >= 0, s q coth(s q) with q = sqrt(-kappa_min) otherwise.
   double hessian_upper(double s) const {
-    const double kmin = M_.kappa_min();
-    if (kmin >= 0.0 || s == 0.0) return 1.0;
-    const double x = s * std::sqrt(-kmin);
+    if (kmin_ >= 0.0 || s == 0.0) return 1.0;
+    const double x = s * std::sqrt(-kmin_);
     return x / std::tanh(x);
+  }
+  // public lower bound of phi(s) (see the header)
+  double phi_pub(double s) const {
+    const double r = ball_.radius;
+    double best = curvature_h(2.0 * r, kmax_);
+    if (kmax_ <= 0.0) return 1.0;
+    auto ht = [this](double v) {  // h as a function of v = dist^2
+      const double x = std::sqrt(kmax_ * v);
+      return x < 1e-8 ? 1.0 - kmax_ * v / 3.0 : x / std::tan(x);
+    };
+    const double vmax = 0.999 * M_PI * M_PI / kmax_;
+    for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
+      const double A = s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0;
+      const double U = 4.0 * (1.0 + eta) * r * r;
+      if (!(A + U < vmax)) continue;
+      best = std::max(best, 0.75 * ht(A) + 0.25 * ht(A + U));
+    }
+    return std::min(best, 1.0);
+  }
+  // public upper bound of the Hessian's upper bound psi(s)
+  double psi_pub(double s) const {
+    const double r = ball_.radius;
+    if (kmin_ >= 0.0) return 1.0;
+    double best = hessian_upper(2.0 * r);
+    for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
+      const double v = (s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0) + (1.0 + eta) * r * r;
+      best = std::min(best, hessian_upper(std::sqrt(v)));
+    }
+    return best;
   }
 
   const Manifold& M_;
   const Mat& X_;
   double sigma_;
   Ball ball_;
-  double c_pub_ = 1.0, c_max_ = 1.0, L_pub_ = 1.0, g_tol_ = 0.0, acc_lb_ = 0.0;
-  double c_ = 1.0, L_ = 1.0;
-  std::unique_ptr<BallLaplace> proposal_;
-  LaplacePlan inner_;
-  long max_outer_ = -1;
+  double kmax_ = 0.0, kmin_ = 0.0;
+  double c_pub_ = 1.0, L_pub_ = 1.0, g_tol_ = 0.0, acc_lb_ = 0.0;
+  std::vector<double> grid_, phi_pub_;
+  std::unique_ptr<PolarLaplace> hat_pub_, hat_D_;
+  const PolarLaplace* hat_ = nullptr;
+  bool uniform_ball_ = false;
+  long max_attempts_ = -1;
   Vec xhat_;
-  double g0_ = 0.0;
+  double g0_ = 0.0, delta_ = 0.0, L_D_ = 1.0;
   bool prepared_ = false;
 };
 

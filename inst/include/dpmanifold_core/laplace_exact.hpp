@@ -134,16 +134,92 @@ inline long public_attempt_bound(double acc_lb, double p_fail) {
   return std::max(1L, static_cast<long>(n));
 }
 
+// Geodesic cones inside a ball. For a point m of B_r(c) (r below the
+// injectivity radius), the cone {exp_m(t u): t <= T, angle(u, log_m c) <=
+// alpha} lies in the ball when T = cone_length(M, r, alpha), alpha in
+// [pi/3, pi/2): by Toponogov's hinge comparison with curvature kappa_min,
+// dist(c, exp_m(t u)) is at most the third side of the comparison triangle
+// with sides s = dist(m, c) <= r, t and angle <= alpha, which is <= r for
+// all s in [0, r] when t <= 2 r cos(alpha) (kappa_min >= 0), resp.
+// t <= (2/q) atanh(tanh(q r) cos(alpha)), q = sqrt(-kappa_min) (it is convex
+// in s: the endpoints s = 0, s = r decide).
+inline double cone_length(const Manifold& M, double r, double alpha) {
+  const double kmin = M.kappa_min();
+  if (kmin >= 0.0) return 2.0 * r * std::cos(alpha);
+  const double q = std::sqrt(-kmin);
+  return 2.0 / q * std::atanh(std::tanh(q * r) * std::cos(alpha));
+}
+
+// max over a grid of alpha of cap_fraction(d, alpha) * mass(cone_length),
+// with mass(T) a lower bound of P(t <= T) (a public function).
+template <class MassFn>
+inline double best_cone_bound(const Manifold& M, double r, MassFn mass) {
+  double best = 0.0;
+  for (int j = 0; j < 24; ++j) {
+    const double alpha = M_PI / 3.0 + j * (M_PI / 2.0 - M_PI / 3.0) / 24.0;
+    const double cf = polar::cap_fraction(M.dim(), alpha);
+    if (!(cf > best)) continue;
+    best = std::max(best, cf * mass(cone_length(M, r, alpha)));
+  }
+  return best;
+}
+
+// A radial potential V(t), piecewise linear: V(0) = 0, slope slopes[j] on
+// [knots[j], knots[j+1]) and slopes.back() beyond the last knot. The
+// Riemannian Laplace law has V(t) = t / sigma; the KNG envelope has a
+// concave V (kng_exact.hpp).
+struct RadialPotential {
+  std::vector<double> knots{0.0};
+  std::vector<double> slopes;
+  std::vector<double> at_knot{0.0};
+  static RadialPotential linear(double rate) {
+    RadialPotential v;
+    v.slopes = {rate};
+    return v;
+  }
+  // from slopes on [k_j, k_{j+1}), the last one continuing beyond
+  RadialPotential() = default;
+  RadialPotential(const std::vector<double>& k, const std::vector<double>& sl) : knots(k), slopes(sl) {
+    at_knot.assign(knots.size(), 0.0);
+    for (size_t j = 1; j < knots.size(); ++j)
+      at_knot[j] = at_knot[j - 1] + slopes[j - 1] * (knots[j] - knots[j - 1]);
+  }
+  size_t segment(double t) const {
+    size_t j = std::upper_bound(knots.begin(), knots.end(), t) - knots.begin();
+    return j == 0 ? 0 : j - 1;
+  }
+  double value(double t) const {
+    const size_t j = segment(t);
+    return at_knot[j] + slopes[j] * (t - knots[j]);
+  }
+  double slope(double t) const { return slopes[segment(t)]; }
+  double last_slope() const { return slopes.back(); }
+  bool is_linear() const { return slopes.size() == 1; }
+  bool is_concave() const {
+    for (size_t j = 1; j < slopes.size(); ++j)
+      if (slopes[j] > slopes[j - 1]) return false;
+    return true;
+  }
+};
+
 // ---------------------------------------------------------------------------
-// The untruncated law around any mean: t by its hat, u uniform.
+// The radial law  prop. to exp(-V(t)) t^(d-1) J(t u)  around any point, on
+// t < min(injectivity radius, t_cap): t by its hat, u uniform.
 class PolarLaplace {
  public:
   enum class Kind { flat, radial, growth };
 
-  PolarLaplace(const Manifold& M, double sigma) : M_(M), sigma_(sigma), d_(M.dim()) {
-    if (!(sigma > 0) || !std::isfinite(sigma)) throw std::invalid_argument("sigma must be positive");
+  // The Riemannian Laplace law of scale sigma.
+  PolarLaplace(const Manifold& M, double sigma, double t_cap = std::numeric_limits<double>::infinity())
+      : PolarLaplace(M, RadialPotential::linear(1.0 / check_sigma(sigma)), t_cap) {
+    sigma_ = sigma;
+  }
+
+  PolarLaplace(const Manifold& M, const RadialPotential& V,
+               double t_cap = std::numeric_limits<double>::infinity())
+      : M_(M), V_(V), d_(M.dim()) {
     spec_ = M.radial_jacobi_spectrum();
-    T_ = M.injectivity_radius();
+    T_ = std::min(M.injectivity_radius(), t_cap);
     growth_ = 0.0;
     if (!spec_.empty()) {
       bool flat = true;
@@ -153,8 +229,8 @@ class PolarLaplace {
         if (e.first > 0.0) T_ = std::min(T_, M_PI / std::sqrt(e.first));
         if (e.first < 0.0) growth_ += e.second * std::sqrt(-e.first);
       }
-      // flat only on an unbounded support (S^1 has no curvature term but t < pi)
-      kind_ = flat && std::isinf(T_) ? Kind::flat : Kind::radial;
+      // Gamma radii only for the Laplace potential on an unbounded support
+      kind_ = flat && std::isinf(T_) && V.is_linear() ? Kind::flat : Kind::radial;
     } else {
       auto qc = M.volume_growth_bounds();
       if (!std::isfinite(qc.first) || !std::isfinite(qc.second))
@@ -164,14 +240,15 @@ class PolarLaplace {
       growth_ = C_;
       kind_ = Kind::growth;
     }
-    if (std::isinf(T_) && !(growth_ * sigma_ < 1.0)) {
+    if (V.is_linear()) sigma_ = 1.0 / V.last_slope();
+    if (std::isinf(T_) && !(growth_ < V.last_slope())) {
       improper_ = true;
       return;
     }
     build_hat();
   }
 
-  // sigma >= this makes the untruncated law improper (Inf when never).
+  // sigma >= this makes the untruncated Laplace law improper (Inf when never).
   static double max_sigma(const Manifold& M) {
     auto spec = M.radial_jacobi_spectrum();
     double g = 0.0;
@@ -188,8 +265,23 @@ class PolarLaplace {
 
   bool improper() const { return improper_; }
   Kind kind() const { return kind_; }
-  double sigma() const { return sigma_; }
+  const RadialPotential& potential() const { return V_; }
   const Manifold& manifold() const { return M_; }
+  double support() const { return T_; }
+
+  // A radius from the hat, with the log of the hat there (for callers that
+  // run their own acceptance test, kng_exact.hpp).
+  double draw_radius(Rng& rng, double& loghat) const { return draw_hat(rng, loghat); }
+  // log of exp(-V(t)) t^(d-1) J: exact (radial, flat), with J(t u) for the
+  // unit tangent vector u at p (growth).
+  double log_density(const Vec& p, double t, const Vec& u) const {
+    double l = f(t) - V_.value(t);
+    if (kind_ == Kind::growth) l += M_.log_volume_density(p, t * u);
+    return l;
+  }
+  bool direction_dependent() const { return kind_ == Kind::growth; }
+  // radial part only (kind != growth)
+  double log_density_radial(double t) const { return f(t) - V_.value(t); }
 
   // One proposal around `mean`: true (and y) when accepted.
   bool propose(const Vec& mean, Rng& rng, Vec& y) const {
@@ -201,51 +293,69 @@ class PolarLaplace {
     double loghat;
     const double t = draw_hat(rng, loghat);
     if (kind_ == Kind::radial) {
-      if (!(std::log(rng.uniform()) <= f(t) - loghat)) return false;
+      if (!(std::log(rng.uniform()) <= f(t) - V_.value(t) - loghat)) return false;
       y = M_.exp(mean, t * random_unit_tangent(M_, mean, rng));
       return true;
     }
     Vec v = t * random_unit_tangent(M_, mean, rng);
-    if (!(std::log(rng.uniform()) <= f(t) + M_.log_volume_density(mean, v) - loghat)) return false;
+    if (!(std::log(rng.uniform()) <= f(t) - V_.value(t) + M_.log_volume_density(mean, v) - loghat))
+      return false;
     y = M_.exp(mean, v);
     return true;
   }
 
-  // Public lower bound of int_0^T exp(f(t) - alpha t) dt / Z_hat, where
-  // exp(f) is exp(-t/sigma) times the polar volume (radial, flat) or times
-  // t^(d-1) (growth; J >= 1 there). It bounds from below
-  //   alpha = 0, T = inf:  the acceptance of propose();
-  //   alpha = 0:           P(t <= T) under the untruncated law;
-  //   T = inf:             E[exp(-alpha t)] under the untruncated law.
-  // (Gauss-Legendre on the pieces of the hat; the unbounded last piece is
-  // left out, which only lowers the value.)
-  double lower_integral(double T, double alpha) const {
+  // log of int_0^T exp(log A(t) - V(t) - alpha t) dt, A the polar volume
+  // (radial, flat; for growth t^(d-1), a lower bound since J >= 1), by
+  // Gauss-Legendre on the pieces of the hat: the unbounded last piece is
+  // left out (a lower bound). upper = true: for growth with the bound
+  // exp(gmin(t)) of J, plus the hat's mass beyond the pieces, and a margin
+  // for the quadrature error (an upper bound).
+  double log_mass(double T, double alpha, bool upper) const {
     static const double x16[8] = {0.0950125098376374, 0.2816035507792589, 0.4580167776572274,
                                   0.6178762444026438, 0.7554044083550030, 0.8656312023878318,
                                   0.9445750230732326, 0.9894009349916499};
     static const double w16[8] = {0.1894506104550685, 0.1826034150449236, 0.1691565193950025,
                                   0.1495959888165767, 0.1246289712555339, 0.0951585116824928,
                                   0.0622535239386479, 0.0271524594117541};
-    double s = 0.0;
+    if (improper_) return upper ? inf() : -inf();
+    double s = 0.0, extra = 0.0;
     for (const auto& p : pieces_) {
-      if (!std::isfinite(p.w)) continue;
-      const double a = p.a, b = std::min(p.a + p.w, T);
-      if (!(b > a)) continue;
+      const double a = p.a;
+      if (!(T > a)) continue;
+      if (!std::isfinite(p.w) || p.tail) {
+        if (upper) extra += std::exp(p.logmass - logZref_);
+        continue;
+      }
+      const double b = std::min(p.a + p.w, T);
       const double h = 0.5 * (b - a), c = 0.5 * (a + b);
       for (int i = 0; i < 8; ++i)
         for (int sgn = -1; sgn <= 1; sgn += 2) {
           const double t = c + sgn * h * x16[i];
           if (!(t > 0.0) || !(t < T_)) continue;
-          const double e = f(t) - alpha * t - logZ_;
+          double e = f(t) - V_.value(t) - alpha * t - logZref_;
+          if (upper) e += gmin(t);
           if (std::isfinite(e)) s += w16[i] * h * std::exp(e);
         }
     }
-    return s * (1.0 - 1e-6);
+    if (upper) return logZref_ + std::log(s * (1.0 + 1e-6) + extra);
+    return logZref_ + std::log(s * (1.0 - 1e-6));
   }
-  double acceptance_lb() const { return kind_ == Kind::flat ? 1.0 : lower_integral(inf(), 0.0); }
+  // log of the hat's total mass (an upper bound of the law's mass; exact for
+  // the flat Laplace law).
+  double log_hat_mass() const { return logZ_; }
+  // Public lower bound of the acceptance of propose().
+  double acceptance_lb() const {
+    if (improper_) return 0.0;
+    return kind_ == Kind::flat ? 1.0 : std::exp(log_mass(inf(), 0.0, false) - logZ_);
+  }
+  // Lower bound of P(t <= T) under the law.
+  double cdf_lb(double T) const {
+    if (improper_) return 0.0;
+    return std::min(1.0, std::exp(log_mass(T, 0.0, false) - logZ_));
+  }
 
   // Bounds of log J on the ball of radius r around any point (the
-  // uniform-on-ball proposal of BallLaplace).
+  // uniform-on-ball proposals).
   double log_j_upper(double r) const {
     if (kind_ == Kind::growth) return gmin(r);
     double s = 0.0;
@@ -257,8 +367,8 @@ class PolarLaplace {
     if (kind_ == Kind::growth) return 0.0;
     double s = 0.0;
     for (const auto& e : spec_)
-      if (e.first > 0.0) {
-        const double x = std::sqrt(e.first) * std::min(r, T_);
+      if (e.first > 0.0 && e.second > 0) {
+        const double x = std::sqrt(e.first) * r;
         s += e.second * (x < M_PI ? std::log(sinc(x)) : -inf());
       }
     return s;
@@ -280,20 +390,26 @@ class PolarLaplace {
     double a, w;          // [a, a + w), w may be inf for the last piece
     double alpha, beta;   // log hat(t) = alpha + beta (t - a)
     double logmass;
+    bool tail;
   };
   static double inf() { return std::numeric_limits<double>::infinity(); }
+  static double check_sigma(double sigma) {
+    if (!(sigma > 0) || !std::isfinite(sigma)) throw std::invalid_argument("sigma must be positive");
+    return sigma;
+  }
 
-  // concave part of the log density (including -t/sigma)
+  // concave part of the log density: log of the polar volume (radial,
+  // flat) or log t^(d-1) (growth)
   double f(double t) const {
-    if (kind_ == Kind::growth || kind_ == Kind::flat) return -t / sigma_ + (d_ - 1) * std::log(t);
-    double s = -t / sigma_;
+    if (kind_ != Kind::radial) return (d_ - 1) * std::log(t);
+    double s = 0.0;
     for (const auto& e : spec_)
       if (e.second) s += e.second * polar::log_s(e.first, t);
     return s;
   }
   double fprime(double t) const {
-    if (kind_ == Kind::growth || kind_ == Kind::flat) return -1.0 / sigma_ + (d_ - 1) / t;
-    double s = -1.0 / sigma_;
+    if (kind_ != Kind::radial) return (d_ - 1) / t;
+    double s = 0.0;
     for (const auto& e : spec_)
       if (e.second) s += e.second * polar::dlog_s(e.first, t);
     return s;
@@ -310,8 +426,8 @@ class PolarLaplace {
     return g;
   }
 
-  void add_piece(double a, double w, double alpha, double beta) {
-    Piece p{a, w, alpha, beta, 0.0};
+  void add_piece(double a, double w, double alpha, double beta, bool tail) {
+    Piece p{a, w, alpha, beta, 0.0, tail};
     double lm;
     if (std::isinf(w)) {
       lm = alpha - std::log(-beta);
@@ -326,54 +442,77 @@ class PolarLaplace {
     pieces_.push_back(p);
   }
 
+  // Upper bound of log J on [a, b] by a chord (growth), the family member
+  // with the smallest chord; 0 otherwise.
+  void chord_j(double a, double b, double& ga, double& gb) const {
+    ga = gb = 0.0;
+    if (kind_ != Kind::growth) return;
+    const int nb = static_cast<int>(polar::sinhc_bounds().size());
+    double bestv = inf();
+    for (int j = 0; j < nb; ++j) {
+      const double v = gA(j, a) + gA(j, b);
+      if (v < bestv) {
+        bestv = v;
+        ga = gA(j, a);
+        gb = gA(j, b);
+      }
+    }
+  }
+
   void build_hat() {
+    // The hat: on each piece [a, b], the tangent of the concave part f at
+    // the midpoint, plus the chord of the convex part -V (V concave) and of
+    // the bound of log J. (A convex V gives no valid hat; such laws are only
+    // integrated, never sampled: see sampleable().)
     // 1. how far the law reaches: scan a geometric grid for the maximum of
-    // the bound of the log density, then go on until the density (and, for
-    // an unbounded support, the last piece's bound) is below max - 50 and
-    // that piece's slope is negative.
+    // the bound of the log density, then go on until it (and, for an
+    // unbounded support, the last piece's bound) is below max - 50 and that
+    // piece's slope is negative.
     const double tail_growth = kind_ == Kind::growth ? C_ : 0.0;
-    double t = std::min(sigma_, T_ / 4.0) * 1e-3;
+    double t = std::min(1.0 / V_.slope(0.0), T_ / 4.0) * 1e-3;
     double lmax = -inf(), t_hi = T_;
     bool found = false;
     for (int it = 0; it < 100000; ++it, t *= 1.01) {
       poll_interrupt();
       if (!(t < T_)) break;
-      const double l = f(t) + gmin(t);
+      const double l = f(t) - V_.value(t) + gmin(t);
       if (l > lmax) lmax = l;
-      const double ltail = f(t) + tail_growth * t;
-      const double slope = fprime(t) + tail_growth;
-      if (l < lmax - 50.0 && ltail < lmax - 50.0 && slope < 0.0) {
+      const double ltail = f(t) - V_.value(t) + tail_growth * t;
+      const double slope = fprime(t) - V_.slope(t) + tail_growth;
+      // (an unbounded last piece needs V linear there: beyond V's last knot)
+      if (l < lmax - 50.0 && ltail < lmax - 50.0 && slope < 0.0 &&
+          (std::isfinite(T_) || t >= V_.knots.back())) {
         t_hi = t;
         found = true;
         break;
       }
     }
     if (!found && std::isinf(T_)) throw std::runtime_error("Riemannian Laplace: hat construction failed");
-    // 2. pieces of equal width on [0, t_hi], and the rest [t_hi, T)
+    // 2. pieces of equal width on [0, t_hi] (knots of V added), and the rest
+    std::vector<double> cuts;
     const int N = 128;
-    const double w = t_hi / N;
-    const int nb = static_cast<int>(polar::sinhc_bounds().size());
-    for (int i = 0; i < N; ++i) {
-      const double a = i * w, b = a + w, m = a + 0.5 * w;
-      double ga = 0.0, gb = 0.0;
-      if (kind_ == Kind::growth) {
-        int best = 0;
-        double bestv = inf();
-        for (int j = 0; j < nb; ++j) {
-          const double v = gA(j, a) + gA(j, b);
-          if (v < bestv) {
-            bestv = v;
-            best = j;
-          }
-        }
-        ga = gA(best, a);
-        gb = gA(best, b);
-      }
+    for (int i = 0; i <= N; ++i) cuts.push_back(t_hi * i / N);
+    for (double k : V_.knots)
+      if (k > 0.0 && k < t_hi) cuts.push_back(k);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+      const double a = cuts[i], b = cuts[i + 1], w = b - a;
+      if (!(w > 0)) continue;
+      const double m = a + 0.5 * w;
+      double ga, gb;
+      chord_j(a, b, ga, gb);
+      ga -= V_.value(a);
+      gb -= V_.value(b);
       const double fm = f(m), fp = fprime(m);
-      add_piece(a, w, fm + fp * (a - m) + ga, fp + (gb - ga) / w);
+      add_piece(a, w, fm + fp * (a - m) + ga, fp + (gb - ga) / w, false);
     }
     if (t_hi < T_) {
-      add_piece(t_hi, T_ - t_hi, f(t_hi) + tail_growth * t_hi, fprime(t_hi) + tail_growth);
+      // tangent of f at t_hi, the bound C t of log J, and -V: its last slope
+      // when unbounded (linear there), else its chord over [t_hi, T)
+      const double vs = std::isinf(T_) ? V_.last_slope() : (V_.value(T_) - V_.value(t_hi)) / (T_ - t_hi);
+      add_piece(t_hi, T_ - t_hi, f(t_hi) - V_.value(t_hi) + tail_growth * t_hi,
+                fprime(t_hi) - vs + tail_growth, true);
     }
     // 3. normalise
     double mx = -inf();
@@ -387,6 +526,7 @@ class PolarLaplace {
     for (auto& c : cum_) c /= s;
     cum_.back() = 1.0;
     logZ_ = mx + std::log(s);
+    logZref_ = logZ_;
     if (kind_ == Kind::flat) logZ_ = std::lgamma(static_cast<double>(d_)) + d_ * std::log(sigma_);
   }
 
@@ -413,7 +553,8 @@ class PolarLaplace {
   }
 
   const Manifold& M_;
-  double sigma_;
+  RadialPotential V_;
+  double sigma_ = 0.0;  // the Laplace scale when V is linear
   int d_;
   Kind kind_ = Kind::flat;
   std::vector<std::pair<double, int>> spec_;
@@ -421,18 +562,19 @@ class PolarLaplace {
   bool improper_ = false;
   std::vector<Piece> pieces_;
   std::vector<double> cum_;
-  double logZ_ = 0.0;
+  double logZ_ = 0.0, logZref_ = 0.0;
 };
 
 // ---------------------------------------------------------------------------
 // The Riemannian Laplace law restricted to a ball, by one of two proposals:
-//   around_mean:  the untruncated law around the mean, kept when it falls in
-//                 the ball; acceptance >= cap_fraction(d, pi/3) P(t <= T0)
-//                 for a mean in the ball, since the geodesic cone of
-//                 half-angle pi/3 and length T0 from the mean towards the
-//                 centre lies in the ball (Toponogov's hinge comparison with
-//                 curvature kappa_min: T0 = r when kappa_min >= 0, else
-//                 T0 = (2/s) atanh(tanh(s r)/2), s = sqrt(-kappa_min));
+//   around_mean:  the law around the mean (radius capped at 2r when the mean
+//                 is in the ball, which then contains the whole ball), kept
+//                 when it falls in the ball; acceptance per proposal >=
+//                 cap_fraction(d, alpha) P(t <= T(alpha)) / (hat's
+//                 inefficiency) for a mean in the ball, since the geodesic
+//                 cone of half-angle alpha and length T(alpha) =
+//                 cone_length() from the mean towards the centre lies in the
+//                 ball (best alpha on a grid);
 //   uniform_ball: uniform on the ball (t = r U^(1/d) around the centre, kept
 //                 with probability J(t u)/sup J), then kept with probability
 //                 exp(-(dist(mean, y) - dmin)/sigma), dmin = max(0,
@@ -451,41 +593,36 @@ struct LaplacePlan {
 
 class BallLaplace {
  public:
-  BallLaplace(const Manifold& M, double sigma, const Ball& ball)
-      : M_(M), ball_(ball), polar_(M, sigma), sigma_(sigma) {}
+  // mean_in_ball: the caller guarantees dist(mean, center) <= radius for
+  // every mean it will pass (all release paths: the data, hence their mean,
+  // are in the ball).
+  BallLaplace(const Manifold& M, double sigma, const Ball& ball, bool mean_in_ball)
+      : M_(M), ball_(ball), sigma_(sigma), mean_in_ball_(mean_in_ball),
+        polar_(M, sigma, mean_in_ball && std::isfinite(ball.radius)
+                             ? 2.0 * ball.radius
+                             : std::numeric_limits<double>::infinity()) {}
 
   const PolarLaplace& polar() const { return polar_; }
 
-  // mean_in_ball: the caller guarantees dist(mean, center) <= radius (all
-  // release paths: the data, hence their mean, are in the ball).
-  LaplacePlan plan(bool mean_in_ball, double p_fail) const {
-    return plan_for(M_, ball_.radius, polar_, sigma_, mean_in_ball, p_fail);
-  }
-
-  // A plan valid for every scale in [sigma_lo, sigma_hi], where `worst` is
-  // the polar law at sigma_hi: the around-mean bound decreases with sigma,
-  // the uniform-on-ball bound increases (used by the KNG sampler, whose
-  // envelope scale depends on the data within public limits).
-  static LaplacePlan plan_for(const Manifold& M, double r, const PolarLaplace& worst,
-                              double sigma_lo, bool mean_in_ball, double p_fail) {
+  LaplacePlan plan(double p_fail) const {
     LaplacePlan pl;
+    const double r = ball_.radius;
     if (std::isinf(r)) {
       pl.regime = LaplacePlan::Regime::untruncated;
-      if (worst.improper()) {
+      if (polar_.improper()) {
         pl.improper = true;
         return pl;
       }
-      pl.acc_lb = worst.acceptance_lb();
+      pl.acc_lb = polar_.acceptance_lb();
     } else {
       double lbA = 0.0;
-      if (mean_in_ball && !worst.improper()) {
-        const double kmin = M.kappa_min();
-        const double T0 = kmin >= 0 ? r
-                                    : 2.0 / std::sqrt(-kmin) *
-                                          std::atanh(0.5 * std::tanh(std::sqrt(-kmin) * r));
-        lbA = polar::cap_fraction(M.dim(), M_PI / 3.0) * worst.lower_integral(T0, 0.0);
+      if (mean_in_ball_ && !polar_.improper()) {
+        // per proposal: (law's mass in the cone) / (hat's mass)
+        lbA = best_cone_bound(M_, r, [this](double T) {
+          return std::exp(polar_.log_mass(T, 0.0, false) - polar_.log_hat_mass());
+        });
       }
-      const double lbB = std::exp(worst.log_j_lower(r) - worst.log_j_upper(r) - 2.0 * r / sigma_lo);
+      const double lbB = std::exp(polar_.log_j_lower(r) - polar_.log_j_upper(r) - 2.0 * r / sigma_);
       if (lbA >= lbB) {
         pl.regime = LaplacePlan::Regime::around_mean;
         pl.acc_lb = lbA;
@@ -520,27 +657,35 @@ class BallLaplace {
       return false;
     }
     const double r = ball_.radius;
-    const int d = M_.dim();
     const double dmin = std::max(0.0, M_.dist(mean, ball_.center) - r);
-    const double lju = polar_.log_j_upper(r);
     auto dist_to_mean = M_.dist_from(mean);
     for (long i = 0; i < pl.max_attempts; ++i) {
       poll_interrupt();
       if (proposals) ++*proposals;
-      const double t = r * std::pow(rng.uniform(), 1.0 / d);
-      Vec u = random_unit_tangent(M_, ball_.center, rng);
-      if (!(std::log(rng.uniform()) <= polar_.log_j(ball_.center, t, u) - lju)) continue;
-      y = M_.exp(ball_.center, t * u);
+      if (!uniform_on_ball(M_, polar_, ball_, rng, y)) continue;
       if (std::log(rng.uniform()) <= -(dist_to_mean(y) - dmin) / sigma_) return true;
     }
     return false;
   }
 
+  // One proposal of the uniform law on the ball (polar coordinates around
+  // the centre, kept with probability J / sup J): true and y when kept.
+  static bool uniform_on_ball(const Manifold& M, const PolarLaplace& polar, const Ball& ball, Rng& rng,
+                              Vec& y) {
+    const double r = ball.radius;
+    const double t = r * std::pow(rng.uniform(), 1.0 / M.dim());
+    Vec u = random_unit_tangent(M, ball.center, rng);
+    if (!(std::log(rng.uniform()) <= polar.log_j(ball.center, t, u) - polar.log_j_upper(r))) return false;
+    y = M.exp(ball.center, t * u);
+    return true;
+  }
+
  private:
   const Manifold& M_;
   Ball ball_;
-  PolarLaplace polar_;
   double sigma_;
+  bool mean_in_ball_;
+  PolarLaplace polar_;
 };
 
 }  // namespace dpmanifold

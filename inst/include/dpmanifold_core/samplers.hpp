@@ -7,20 +7,12 @@
 #ifndef DPMANIFOLD_SAMPLERS_HPP
 #define DPMANIFOLD_SAMPLERS_HPP
 
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "manifold.hpp"
 
 namespace dpmanifold {
-
-// A rejection sampler reached its public bound on proposals (see
-// laplace_exact.hpp). The message names public quantities only.
-struct SamplerError : std::runtime_error {
-  explicit SamplerError(const std::string& what) : std::runtime_error(what) {}
-};
 
 // Support of the restricted mechanisms: the closed geodesic ball B_r(center).
 struct Ball {
