@@ -137,7 +137,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 
   eps <- privacy$epsilon
   not_private <- character()
-  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale)
+  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale, align)
   Delta <- scale$sensitivity
   sigma <- scale$sigma
   if (isTRUE(seed_scale)) {
@@ -193,7 +193,8 @@ release_sampler <- function(sampler, mcmc) {
 }
 
 # Sensitivity and scale of each mechanism, from public quantities only.
-mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_scale, call = sys.call(-1)) {
+mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_scale, align = TRUE,
+                            call = sys.call(-1)) {
   eps <- privacy$epsilon
   if (mechanism == "laplace") {
     Delta <- frechet_sensitivity(M, radius, n, "laplace")
@@ -220,7 +221,7 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
       rdp = Delta / sqrt(2 * eps / privacy$alpha))
     return(list(sensitivity = Delta, sigma = sigma))
   }
-  s <- baseline_scale(M, radius, n, eps)
+  s <- baseline_scale(M, radius, n, eps, align)
   list(sensitivity = s$sensitivity, sigma = s$sigma)
 }
 
@@ -290,11 +291,11 @@ resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.cal
 # Ambient ("Euclidean") baselines of the papers' comparisons, one method per
 # manifold class. baseline_scale() gives their sensitivity and scale from
 # public quantities; euclidean_baseline() returns the ambient estimate.
-baseline_scale <- function(M, radius, n, epsilon) UseMethod("baseline_scale")
+baseline_scale <- function(M, radius, n, epsilon, align = TRUE) UseMethod("baseline_scale")
 euclidean_baseline <- function(M, Xa, epsilon, ball, align) UseMethod("euclidean_baseline")
 
 #' @export
-baseline_scale.default <- function(M, radius, n, epsilon) {
+baseline_scale.default <- function(M, radius, n, epsilon, align = TRUE) {
   Delta <- 2 * radius / n
   list(sensitivity = Delta, sigma = Delta / epsilon)
 }
@@ -306,7 +307,7 @@ euclidean_baseline.euclidean <- function(M, Xa, epsilon, ball, align) {
 }
 
 #' @export
-baseline_scale.sphere <- function(M, radius, n, epsilon) {
+baseline_scale.sphere <- function(M, radius, n, epsilon, align = TRUE) {
   # The Frechet mean moves by at most the Laplace sensitivity in geodesic,
   # hence also in chordal, distance.
   Delta <- frechet_sensitivity(M, radius, n, "laplace")
@@ -323,7 +324,7 @@ euclidean_baseline.sphere <- function(M, Xa, epsilon, ball, align) {
 }
 
 #' @export
-baseline_scale.spd <- function(M, radius, n, epsilon) {
+baseline_scale.spd <- function(M, radius, n, epsilon, align = TRUE) {
   # Affine-invariant: whitened data lie in the Frobenius ball of radius
   # e^r - 1 around I (Soto et al. 2022, B.3.3). Log-Euclidean: the matrix
   # logarithms lie in the Frobenius ball of radius r around Log(centre).
@@ -369,11 +370,12 @@ euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
 }
 
 #' @export
-baseline_scale.kendall_shape <- function(M, radius, n, epsilon) {
+baseline_scale.kendall_shape <- function(M, radius, n, epsilon, align = TRUE) {
   # Each coordinate of a preshape aligned to the centre is within the
-  # chordal distance 2 sin(r/2) of the centre's; the budget is split over
-  # the 2k coordinates (per-coordinate Laplace).
-  Delta <- 2 * 2 * sin(radius / 2) / n
+  # chordal distance 2 sin(r/2) of the centre's (unaligned preshapes: within
+  # 2); the budget is split over the 2k coordinates (per-coordinate Laplace).
+  rho <- if (isTRUE(align)) 2 * sin(radius / 2) else 2
+  Delta <- 2 * rho / n
   list(sensitivity = Delta, sigma = Delta / (epsilon / (2 * M$size)))
 }
 
@@ -381,9 +383,8 @@ baseline_scale.kendall_shape <- function(M, radius, n, epsilon) {
 euclidean_baseline.kendall_shape <- function(M, Xa, epsilon, ball, align) {
   n <- ncol(Xa)
   k <- M$size
-  if (!isTRUE(align)) abort_arg("align", "must be TRUE: unaligned preshapes have no public coordinate bound below 2")
-  s <- baseline_scale(M, ball$radius, n, epsilon)
-  Z <- cpp_kendall_align(M, ball$center, Xa)
+  s <- baseline_scale(M, ball$radius, n, epsilon, align)
+  Z <- if (isTRUE(align)) cpp_kendall_align(M, ball$center, Xa) else Xa
   noisy <- rowMeans(Z) + s$sigma * (stats::rexp(2 * k) - stats::rexp(2 * k))
   list(estimate = as.vector(as_preshape(matrix(noisy, k, 2))))
 }

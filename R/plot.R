@@ -532,8 +532,14 @@ plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
     plot_release_mean(x$manifold, x, data, legend = legend, ...)
   } else if (identical(x$statistic, "geodesic_regression") && is.numeric(x$estimate$x_range)) {
     M <- x$manifold
-    curves <- list(private = x$estimate[c("p", "v")])
-    if (!is.null(x$nonprivate)) curves <- c(list(nonprivate = x$nonprivate[c("p", "v")]), curves)
+    # releases keep p at x0 (mid-range) and v per unit of x; the curves are
+    # drawn in geodesic_regression()'s parametrisation
+    est <- x$estimate
+    x0 <- est$x0 %||% est$x_range[1]
+    curve_of <- function(pv) if (is.null(est$x0)) pv[c("p", "v")] else
+      regression_release_curve(M, pv$p, pv$v, x0, est$x_range)
+    curves <- list(private = curve_of(est))
+    if (!is.null(x$nonprivate$p)) curves <- c(list(nonprivate = curve_of(x$nonprivate)), curves)
     dat <- regression_plot_data(M, data, x$estimate$x_range)
     plot_regression_fit(M, curves, x$estimate$x_range, dat, legend = legend, bounds = x$bounds, ...)
   } else if (identical(x$statistic, "geodesic_regression")) {
@@ -547,7 +553,7 @@ plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
 
 # The points of a Frechet-mean release, labelled, in drawing order.
 release_points <- function(x) {
-  pts <- list(center = x$bounds$center, nonprivate = x$nonprivate, private = x$estimate)
+  pts <- list(center = x$bounds$center, nonprivate = x$nonprivate$frechet_mean, private = x$estimate)
   pts[!vapply(pts, is.null, logical(1))]
 }
 
@@ -631,9 +637,9 @@ plot_release_mean.spd <- function(M, x, data, legend, ..., which = 1:2) {
 #' @export
 plot_release_mean.kendall_shape <- function(M, x, data, legend, ...) {
   pts <- release_points(x)
-  target <- if (!is.null(x$nonprivate)) x$nonprivate else x$bounds$center
+  target <- if (!is.null(x$nonprivate$frechet_mean)) x$nonprivate$frechet_mean else x$bounds$center
   shp <- pts[rev(names(pts))]
-  shp <- shp[names(shp) != "center" | is.null(x$nonprivate)]
+  shp <- shp[names(shp) != "center" | is.null(x$nonprivate$frechet_mean)]
   if (!is.null(data)) {
     Z <- align_shapes(M, as_data_preshapes(M, data), as_preshape(target))
     shp <- c(list(data = Z), shp)
