@@ -104,6 +104,7 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
                                      variability = 0.05, age_range = c(55, 90), seed = NULL) {
   n <- check_count(n, "n")
   k <- check_count(k, "k", min = 8L)
+  check_output_size(n, 2 * k, if (k > n) "k" else "n")
   ok <- is.numeric(age_range) && length(age_range) == 2L && all(is.finite(age_range)) &&
     age_range[1] <= age_range[2]
   if (!ok) abort_arg("age_range", "must be two finite numbers, lower first")
@@ -143,6 +144,11 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
     X <- exp(stats::rnorm(1L, sd = 0.05)) * X %*% t(R)
     X <- sweep(X, 2L, c(100, 60) + stats::rnorm(2L, sd = 3), "+")
     shapes[, , i] <- X
+  }
+  if (any(!is.finite(shapes))) {
+    abort_arg(if (variability > noise) "variability" else "noise",
+              "is too large: the simulated coordinates are not representable in double precision",
+              class = "dpmanifold_not_representable")
   }
   mean_out <- cc_outline(stats::median(age), age_effect, rep(1, 6))
   lm_info <- cc_landmark_regions(mean_out, k)

@@ -3,7 +3,7 @@ test_that("constructors reject bad sizes", {
   expect_error(sphere(NA), "`d`")
   expect_error(spd(2.5), "`k`")
   expect_error(kendall_shape(2), "`k` must be a whole number >= 3")
-  expect_error(spd(2, metric = "frobenius"), "should be one of")
+  expect_error(spd(2, metric = "frobenius"), "`metric` is \"frobenius\" but must be one of", class = "dpmanifold_error")
 })
 
 test_that("geometry functions name the bad argument", {
