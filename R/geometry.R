@@ -102,7 +102,12 @@ mfd_norm <- function(M, p, v) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  check_representable(M, sqrt(pmax(cpp_inner(M, P, V, V), 0)), "v", "number")
+  # |v| = s |v / s| with s the largest |entry|: the squared norm of a long
+  # (or very short) vector would over- or underflow on its own
+  s <- apply(abs(V), 2, max)
+  s[s == 0 | (s > 1e-100 & s < 1e100)] <- 1   # the plain formula in the normal range
+  Vs <- if (all(s == 1)) V else sweep(V, 2, s, `/`)
+  check_representable(M, s * sqrt(pmax(cpp_inner(M, P, Vs, Vs), 0)), "v", "number")
 }
 
 #' @rdname geometry

@@ -103,8 +103,8 @@ plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("fa
 #' @rdname plot_sphere
 #' @export
 points_sphere <- function(X, ...) {
-  st <- sphere_state()
   P <- sphere_points(X, "X")
+  st <- sphere_state()
   pr <- sphere_project(P, st$basis)
   args <- list(...)
   front <- pr$front
@@ -122,7 +122,6 @@ points_sphere <- function(X, ...) {
 #' @rdname plot_sphere
 #' @export
 lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100) {
-  st <- sphere_state()
   S2 <- sphere(2)
   if (is.null(v) == is.null(q)) abort_arg("v", "give exactly one of `v` (a velocity at `p`) or `q` (an end point)")
   n <- check_count(n, "n", min = 2L)
@@ -136,6 +135,7 @@ lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100)
   if (length(v) != 3L) abort_arg("v", "must be a tangent vector of length 3")
   tt <- seq(t_range[1], t_range[2], length.out = n)
   path <- mfd_exp(S2, p, outer(tt, v))
+  st <- sphere_state()
   sphere_draw_path(path, st$basis, st$back, ...)
   invisible(path)
 }
@@ -743,6 +743,7 @@ as_data_preshapes <- function(M, data) {
 plot.geodesic_regression <- function(x, ..., at = NULL, data = TRUE, legend = TRUE) {
   check_fields(x, "geodesic_regression", c("manifold", "coef", "x_range", "x", "y"))
   check_flag(legend, "legend")
+  if (!is.null(at)) regression_at(at, x$x_range, 1L)   # validated here: not every manifold's plot uses it
   dat <- if (isTRUE(data)) list(x = x$x, y = x$y) else NULL
   plot_regression_fit(x$manifold, list(fit = x$coef[c("p", "v")]), x$x_range, dat, legend = legend,
                       at = at, ...)
