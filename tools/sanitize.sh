@@ -9,6 +9,9 @@
 #   sh tools/sanitize.sh all          the whole suite
 #   sh tools/sanitize.sh FILE ...     given test files (tests/testthat/...)
 #
+# SANITIZE_LIB=<dir>: build into <dir> and keep it (reused when it already
+# holds an instrumented dpmanifold: for iterating on tests only).
+#
 # The compiler flags go through a temporary Makevars passed as
 # R_MAKEVARS_USER; the user's own ~/.R is never read or written. The
 # source is copied without object files, so nothing of a normal build is
@@ -48,7 +51,8 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/lib" "$tmp/pkg"
+lib=${SANITIZE_LIB:-$tmp/lib}
+mkdir -p "$lib" "$tmp/pkg"
 # sources only (no src/*.o or *.so of an earlier normal build)
 tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst data man tests |
   (cd "$tmp/pkg" && tar -xf -)
@@ -63,8 +67,10 @@ LDFLAGS = -fsanitize=address,undefined
 EOF
 
 start=$(date +%s)
-if ! R_MAKEVARS_USER="$tmp/Makevars" MAKEFLAGS="${MAKEFLAGS:--j1}" \
-     R CMD INSTALL --no-docs --no-test-load --library="$tmp/lib" "$tmp/pkg" >"$tmp/install.log" 2>&1; then
+if [ -n "${SANITIZE_LIB:-}" ] && [ -d "$lib/dpmanifold" ]; then
+  echo "reusing the instrumented build in $lib"
+elif ! R_MAKEVARS_USER="$tmp/Makevars" MAKEFLAGS="${MAKEFLAGS:--j1}" \
+     R CMD INSTALL --no-docs --no-test-load --library="$lib" "$tmp/pkg" >"$tmp/install.log" 2>&1; then
   tail -n 30 "$tmp/install.log"
   echo "sanitizers: FAILED (the instrumented build did not install)"
   exit 1
@@ -78,19 +84,21 @@ cat >"$tmp/run.R" <<'EOF'
 args <- commandArgs(TRUE)
 suppressPackageStartupMessages(library(testthat))
 Sys.setenv(NOT_CRAN = "true")
+passed <- 0
 failed <- 0
 for (f in args[-1]) {
   res <- as.data.frame(testthat::test_file(file.path(args[1], f), package = "dpmanifold",
                                            load_package = "installed", reporter = "summary",
                                            stop_on_failure = FALSE))
+  passed <- passed + sum(res$passed)
   failed <- failed + sum(res$failed) + sum(res$error)
 }
-cat(sprintf("sanitized test files: %d failed expectations\n", failed))
-quit(status = if (failed > 0) 1 else 0)
+cat(sprintf("sanitized tests: %d expectations passed, %d failed\n", passed, failed))
+quit(status = if (failed > 0 || passed == 0) 1 else 0)
 EOF
 # shellcheck disable=SC2086
 LD_PRELOAD="$asan" ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1" \
-  UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" R_LIBS="$tmp/lib" \
+  UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" R_LIBS="$lib" \
   Rscript "$tmp/run.R" "$root/tests/testthat" $files >"$tmp/tests.log" 2>&1
 status=$?
 end=$(date +%s)
@@ -102,4 +110,5 @@ if [ "$status" -ne 0 ] || [ "$reports" -gt 0 ]; then
   echo "sanitizers: FAILED ($reports sanitizer report(s), test status $status; build $((built - start)) s, tests $((end - built)) s)"
   exit 1
 fi
-echo "sanitizers: OK (ASan + UBSan, $(echo $files | wc -w) test files; build $((built - start)) s, tests $((end - built)) s)"
+counts=$(grep "^sanitized tests:" "$tmp/tests.log" | sed 's/^sanitized tests: //')
+echo "sanitizers: OK (ASan + UBSan, $(echo $files | wc -w) test files, $counts; build $((built - start)) s, tests $((end - built)) s)"
