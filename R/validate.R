@@ -168,8 +168,7 @@ check_release <- function(x, arg = "x", call = sys.call(-1)) {
   for (f in c("estimate", "manifold", "mechanism", "statistic", "privacy")) {
     if (is.null(x[[f]])) bad(sprintf("no `%s`", f))
   }
-  if (!(is.character(x$statistic) && length(x$statistic) == 1L &&
-        x$statistic %in% c("frechet_mean", "geodesic_regression"))) bad("unknown `statistic`")
+  if (!(is.character(x$statistic) && length(x$statistic) == 1L && !is.na(x$statistic))) bad("invalid `statistic`")
   if (!(is.character(x$mechanism) && length(x$mechanism) == 1L && !is.na(x$mechanism))) bad("invalid `mechanism`")
   p <- x$privacy
   if (!(is.list(p) && is.character(p$type) && length(p$type) == 1L && !is.na(p$type))) bad("invalid `privacy`")
@@ -181,7 +180,7 @@ check_release <- function(x, arg = "x", call = sys.call(-1)) {
           all(is.finite(e$x_range)) && e$x_range[2] > e$x_range[1])) bad("invalid regression `estimate`")
     check_finite_numeric(e$p, paste0(arg, "$estimate$p"), call)
     check_finite_numeric(e$v, paste0(arg, "$estimate$v"), call)
-  } else {
+  } else if (x$statistic == "frechet_mean") {
     check_finite_numeric(x$estimate, paste0(arg, "$estimate"), call)
   }
   invisible(x)

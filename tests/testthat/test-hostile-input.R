@@ -368,6 +368,8 @@ hostile_calls <- list(
   h(simulate_corpus_callosum(5, noise = 1e308), "noise", NR),
   h(simulate_corpus_callosum(5, age = 1:3), "age"),
   h(simulate_corpus_callosum(5, seed = NA), "seed"),
+  h(simulate_corpus_callosum(5, seed = 1e308), "seed"),
+  h(simulate_corpus_callosum(5, variability = 1e308), "variability", NR),
   h(simulate_corpus_callosum(5, age_range = c(90, 55)), "age_range"),
   h(eustock_covariances(window = 3), "window"),
   h(eustock_covariances(window = 1e10), "window"),
