@@ -9,6 +9,10 @@ cpp_check_points <- function(M, P, tol) {
     .Call(`_dpmanifold_cpp_check_points`, M, P, tol)
 }
 
+cpp_check_results <- function(M, P) {
+    .Call(`_dpmanifold_cpp_check_results`, M, P)
+}
+
 cpp_check_tangents <- function(M, P, V, tol) {
     .Call(`_dpmanifold_cpp_check_tangents`, M, P, V, tol)
 }
@@ -37,12 +41,20 @@ cpp_tangent_basis <- function(M, p) {
     .Call(`_dpmanifold_cpp_tangent_basis`, M, p)
 }
 
+cpp_tangent_coords <- function(M, P, V) {
+    .Call(`_dpmanifold_cpp_tangent_coords`, M, P, V)
+}
+
 cpp_random_point <- function(M, n) {
     .Call(`_dpmanifold_cpp_random_point`, M, n)
 }
 
 cpp_random_tangent <- function(M, P, n) {
     .Call(`_dpmanifold_cpp_random_tangent`, M, P, n)
+}
+
+cpp_clip_to_ball <- function(M, center, X, radius) {
+    .Call(`_dpmanifold_cpp_clip_to_ball`, M, center, X, radius)
 }
 
 cpp_kendall_align <- function(M, z, Z) {

@@ -53,9 +53,10 @@ resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
   check_radius(M, radius, call = call)
   out <- d > radius
   if (any(out)) {
-    V <- cpp_binary_op(M, "log", matrix(center_vec), Xa[, out, drop = FALSE])
-    V <- sweep(V, 2, radius / d[out], `*`)
-    Xa[, out] <- cpp_binary_op(M, "exp", matrix(center_vec), V)
+    # in C++: robust to distances beyond double precision (Euclidean data
+    # at 1e308), so clipping works for any finite data
+    Xa[, out] <- check_representable(M, cpp_clip_to_ball(M, center_vec, Xa[, out, drop = FALSE], radius),
+                                     "radius", "point", call)
   }
   list(X = Xa, center = center_vec, radius = radius, clipped = sum(out), inferred = inferred)
 }

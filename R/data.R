@@ -104,6 +104,7 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
                                      variability = 0.05, age_range = c(55, 90), seed = NULL) {
   n <- check_count(n, "n")
   k <- check_count(k, "k", min = 8L)
+  check_output_size(n, 2 * k, if (k > n) "k" else "n")
   ok <- is.numeric(age_range) && length(age_range) == 2L && all(is.finite(age_range)) &&
     age_range[1] <= age_range[2]
   if (!ok) abort_arg("age_range", "must be two finite numbers, lower first")
@@ -115,7 +116,9 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
   }
   if (age_effect >= 0.24) abort_arg("age_effect", "must be below 0.24 (thinning of more than all the body at age 90)")
   if (!is.null(seed)) {
-    if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) abort_arg("seed", "must be a single number or NULL")
+    if (!is_scalar_number(seed) || !is.finite(seed) || abs(seed) > .dpm_int_max) {
+      abort_arg("seed", sprintf("must be a single whole number of at most %d in absolute value, or NULL", .dpm_int_max))
+    }
     old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) get(".Random.seed", envir = globalenv()) else NULL
     on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else assign(".Random.seed", old, envir = globalenv()),
             add = TRUE)
@@ -132,7 +135,16 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
   sex <- factor(sample(c("F", "M"), n, replace = TRUE), levels = c("F", "M"))
 
   shapes <- array(0, c(k, 2L, n))
-  for (i in seq_len(n)) {
+  # extreme noise or variability (a log-normal factor of e^1000) breaks the
+  # outline: a classed error naming the larger of the two, relative to its
+  # default, instead of an interpolation failure or non-finite coordinates
+  extreme <- if (variability / 0.05 > noise / 0.005) "variability" else "noise"
+  cl <- sys.call()
+  extreme_error <- function(e) {
+    abort_arg(extreme, "is too large: the simulated coordinates are not representable in double precision",
+              call = cl, class = "dpmanifold_not_representable")
+  }
+  tryCatch(for (i in seq_len(n)) {
     f <- exp(stats::rnorm(6L, sd = variability))
     out <- cc_outline(age[i], age_effect, f)
     X <- cc_landmarks(out, k)
@@ -143,7 +155,8 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
     X <- exp(stats::rnorm(1L, sd = 0.05)) * X %*% t(R)
     X <- sweep(X, 2L, c(100, 60) + stats::rnorm(2L, sd = 3), "+")
     shapes[, , i] <- X
-  }
+  }, error = extreme_error)
+  if (any(!is.finite(shapes))) extreme_error(NULL)
   mean_out <- cc_outline(stats::median(age), age_effect, rep(1, 6))
   lm_info <- cc_landmark_regions(mean_out, k)
   src <- paste("SIMULATED corpus-callosum-like outlines from dpmanifold::simulate_corpus_callosum();",

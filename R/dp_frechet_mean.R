@@ -111,8 +111,8 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   cl <- match.call()
   check_manifold(M)
   mechanism <- if (is.null(mechanism)) default_mechanism(M) else
-    choose_arg(mechanism, c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"), "mechanism")
-  sampler <- choose_arg(sampler, c("exact", "mcmc"), "sampler")
+    check_choice(mechanism, c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"), "mechanism")
+  sampler <- check_choice(sampler, c("exact", "mcmc"), "sampler")
   check_flag(seed_scale, "seed_scale")
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(truncated)) check_flag(truncated, "truncated")

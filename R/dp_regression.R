@@ -181,8 +181,8 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                                    return_nonprivate = FALSE) {
   cl <- match.call()
   check_manifold(M)
-  method <- choose_arg(method, c("joint", "tangent", "sequential"), "method")
-  sampler <- choose_arg(sampler, c("auto", "exact", "mcmc"), "sampler")
+  method <- check_choice(method, c("joint", "tangent", "sequential"), "method")
+  sampler <- check_choice(sampler, c("auto", "exact", "mcmc"), "sampler")
   check_flag(return_nonprivate, "return_nonprivate")
   eps <- resolve_regression_epsilon(if (missing(epsilon)) NULL else epsilon, method)
   check_share(localise)

@@ -13,6 +13,20 @@
 #' manifolds*; Kulkarni and Soto, *Differentially private geodesic
 #' regression*.
 #'
+#' @section Errors and interrupts:
+#' Every invalid argument raises an error of class `dpmanifold_error` whose
+#' message starts with the argument's name in backquotes (the name is also
+#' in the condition's field `arg`), so it can be caught with
+#' `tryCatch(..., dpmanifold_error = function(e) ...)`. A call whose result
+#' would not fit double precision (an exponential that overflows, an SPD
+#' matrix whose eigenvalue underflows to zero, a sensitivity beyond 1e308)
+#' raises the subclass `dpmanifold_not_representable`, naming the argument
+#' whose size caused it, instead of returning Inf, NaN or a point off the
+#' manifold. Counts must be whole numbers below 2^31. Long computations in
+#' C++ (samplers, Frechet means, regression fits, distance matrices) check
+#' for interrupts several times a second, so Ctrl-C and
+#' [setTimeLimit()] stop them.
+#'
 #' @keywords internal
 #' @useDynLib dpmanifold, .registration = TRUE
 #' @importFrom Rcpp sourceCpp

@@ -39,6 +39,8 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
     I[, 1]
   }
   r <- cpp_frechet_mean(M, Xa, w, x0, max_iter, tol)
+  check_representable(M, matrix(r$mean), "X", "point")
+  check_representable(M, c(r$objective, r$grad_norm), "X", "number")
   if (!r$converged) {
     warning(sprintf("frechet_mean() did not converge in %d iterations (gradient norm %.3g > tol %.3g)",
                     r$iterations, r$grad_norm, tol), call. = FALSE)
@@ -51,6 +53,7 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
 
 #' @export
 print.frechet_mean <- function(x, ...) {
+  check_fields(x, "frechet_mean", c("mean", "iterations", "grad_norm", "objective", "converged", "n", "manifold"))
   cat(sprintf("<frechet_mean> on %s, n = %d\n", manifold_label(x$manifold), x$n))
   cat(sprintf("  %s after %d iterations (gradient norm %.2e), objective %.6g\n",
               if (x$converged) "converged" else "NOT converged", x$iterations, x$grad_norm, x$objective))
@@ -72,7 +75,8 @@ as_data_points <- function(M, X, arg, call = sys.call(-1)) {
 
 check_weights <- function(weights, n, call = sys.call(-1)) {
   if (is.null(weights)) return(rep(1, n))
-  ok <- is.numeric(weights) && length(weights) == n && all(is.finite(weights)) && all(weights >= 0) && sum(weights) > 0
+  ok <- is.numeric(weights) && length(weights) == n && all(is.finite(weights)) && all(weights >= 0) &&
+    is.finite(sum(weights)) && sum(weights) > 0
   if (!ok) abort_arg("weights", sprintf("must be %d finite non-negative numbers, not all zero", n), call)
   as.numeric(weights)
 }

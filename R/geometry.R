@@ -48,7 +48,8 @@ mfd_exp <- function(M, p, v) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  from_ambient(M, cpp_binary_op(M, "exp", P, V), is_single(P, V))
+  out <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "point")
+  from_ambient(M, out, is_single(P, V))
 }
 
 #' @rdname geometry
@@ -58,7 +59,8 @@ mfd_log <- function(M, p, q) {
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
   check_recycle(P, Q, "q")
-  from_ambient(M, cpp_binary_op(M, "log", P, Q), is_single(P, Q))
+  out <- check_representable(M, cpp_binary_op(M, "log", P, Q), "q", "tangent")
+  from_ambient(M, out, is_single(P, Q))
 }
 
 #' @rdname geometry
@@ -68,7 +70,7 @@ mfd_dist <- function(M, p, q) {
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
   check_recycle(P, Q, "q")
-  cpp_dist(M, P, Q)
+  check_representable(M, cpp_dist(M, P, Q), "q", "number")
 }
 
 #' @rdname geometry
@@ -77,7 +79,10 @@ mfd_dist <- function(M, p, q) {
 #' @export
 mfd_dist_matrix <- function(M, X, Y = X) {
   check_manifold(M)
-  cpp_dist_matrix(M, as_points(M, X, "X"), as_points(M, Y, "Y"))
+  Xa <- as_points(M, X, "X")
+  Ya <- as_points(M, Y, "Y")
+  check_output_size(ncol(Xa), ncol(Ya), "Y")
+  check_representable(M, cpp_dist_matrix(M, Xa, Ya), "Y", "number")
 }
 
 #' @rdname geometry
@@ -88,7 +93,7 @@ mfd_inner <- function(M, p, u, v) {
   U <- as_tangents(M, P, u, "u")
   V <- as_tangents(M, P, v, "v")
   check_recycle(U, V, "v")
-  cpp_inner(M, P, U, V)
+  check_representable(M, cpp_inner(M, P, U, V), "v", "number")
 }
 
 #' @rdname geometry
@@ -97,7 +102,12 @@ mfd_norm <- function(M, p, v) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  sqrt(pmax(cpp_inner(M, P, V, V), 0))
+  # |v| = s |v / s| with s the largest |entry|: the squared norm of a long
+  # (or very short) vector would over- or underflow on its own
+  s <- apply(abs(V), 2, max)
+  s[s == 0 | (s > 1e-100 & s < 1e100)] <- 1   # the plain formula in the normal range
+  Vs <- if (all(s == 1)) V else sweep(V, 2, s, `/`)
+  check_representable(M, s * sqrt(pmax(cpp_inner(M, P, Vs, Vs), 0)), "v", "number")
 }
 
 #' @rdname geometry
@@ -106,9 +116,10 @@ mfd_transport <- function(M, p, q, v) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
-  check_recycle(P, Q, "q")
   V <- as_tangents(M, P, v, "v")
-  from_ambient(M, cpp_ternary_op(M, "transport", P, Q, V), is_single(P, Q, V))
+  check_recycle_all(list(p = P, q = Q, v = V))
+  out <- check_representable(M, cpp_ternary_op(M, "transport", P, Q, V), "v", "tangent")
+  from_ambient(M, out, is_single(P, Q, V))
 }
 
 #' @rdname geometry
@@ -118,7 +129,8 @@ mfd_project <- function(M, p, v) {
   P <- as_points(M, p, "p")
   V <- to_ambient(M, v, "v")
   check_recycle(P, V, "v")
-  from_ambient(M, cpp_binary_op(M, "project", P, V), is_single(P, V))
+  out <- check_representable(M, cpp_binary_op(M, "project", P, V), "v", "tangent")
+  from_ambient(M, out, is_single(P, V))
 }
 
 #' @rdname geometry
@@ -156,6 +168,7 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 mfd_random_point <- function(M, n = 1) {
   check_manifold(M)
   n <- check_count(n, "n")
+  check_output_size(n, M$ambient_dim, "n")
   from_ambient(M, cpp_random_point(M, n), single = n == 1L)
 }
 
@@ -164,6 +177,7 @@ mfd_random_point <- function(M, n = 1) {
 mfd_random_tangent <- function(M, p, n = 1) {
   check_manifold(M)
   n <- check_count(n, "n")
+  check_output_size(n, M$ambient_dim, "n")
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L && ncol(P) != n) abort_arg("n", "must equal the number of points in `p` (or `p` must be one point)")
   from_ambient(M, cpp_random_tangent(M, P, n), single = n == 1L)
@@ -175,6 +189,7 @@ mfd_tangent_basis <- function(M, p) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L) abort_arg("p", "must be a single point")
+  check_output_size(M$dim, M$ambient_dim, "M")
   from_ambient(M, cpp_tangent_basis(M, P[, 1]), single = FALSE)
 }
 
@@ -206,21 +221,25 @@ mfd_tangent_basis <- function(M, p) {
 #' @export
 mfd_dexp <- function(M, p, v, u, wrt = c("p", "v")) {
   check_manifold(M)
-  wrt <- match.arg(wrt)
+  wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
   U <- as_tangents(M, P, u, "u")
-  from_ambient(M, cpp_ternary_op(M, paste0("dexp_", wrt), P, V, U), is_single(P, V, U))
+  check_recycle_all(list(p = P, v = V, u = U))
+  out <- check_representable(M, cpp_ternary_op(M, paste0("dexp_", wrt), P, V, U), "v", "tangent")
+  from_ambient(M, out, is_single(P, V, U))
 }
 
 #' @rdname mfd_dexp
 #' @export
 mfd_dexp_adjoint <- function(M, p, v, w, wrt = c("p", "v")) {
   check_manifold(M)
-  wrt <- match.arg(wrt)
+  wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  Y <- cpp_binary_op(M, "exp", P, V)
+  Y <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "point")
   W <- as_tangents(M, Y, w, "w")
-  from_ambient(M, cpp_ternary_op(M, paste0("adjoint_dexp_", wrt), P, V, W), is_single(P, V, W))
+  check_recycle_all(list(p = P, v = V, w = W))
+  out <- check_representable(M, cpp_ternary_op(M, paste0("adjoint_dexp_", wrt), P, V, W), "v", "tangent")
+  from_ambient(M, out, is_single(P, V, W))
 }

@@ -24,19 +24,25 @@ as_preshape <- function(X) {
     abort_arg("X", "must be a k x 2 matrix or a k x 2 x n array with k >= 3 landmarks")
   }
   k <- dx[1]
+  n <- if (length(dx) == 3L) dx[3] else 1L
+  if (n == 0L) abort_arg("X", "holds no configurations")
   Y <- matrix(as.vector(X), 2L * k)
-  Y <- apply(Y, 2, function(z) {
-    z[1:k] <- z[1:k] - mean(z[1:k])
-    z[k + 1:k] <- z[k + 1:k] - mean(z[k + 1:k])
-    s <- sqrt(sum(z^2))
-    if (!(s > 1e-12 * max(1, max(abs(z))))) NA_real_ * z else z / s
-  })
-  Y <- matrix(Y, 2L * k)
-  degenerate <- which(is.na(Y[1, ]))
+  # Each configuration is first divided by its largest |coordinate| (so
+  # that neither 1e300 nor 1e-300 coordinates over- or underflow), then
+  # centred and scaled to unit size. It is degenerate when its centred size
+  # is at rounding level relative to its coordinates: the scale-free test
+  # accepts a tiny triangle (1e-13) and rejects landmarks equal up to rounding.
+  big <- apply(abs(Y), 2, max)
+  Y <- sweep(Y, 2, ifelse(big > 0, big, 1), `/`)
+  xs <- seq_len(k)
+  Y[xs, ] <- sweep(Y[xs, , drop = FALSE], 2, colMeans(Y[xs, , drop = FALSE]))
+  Y[k + xs, ] <- sweep(Y[k + xs, , drop = FALSE], 2, colMeans(Y[k + xs, , drop = FALSE]))
+  s <- sqrt(colSums(Y^2))
+  degenerate <- which(!(s > 1e-12))
   if (length(degenerate)) {
-    abort_arg("X", sprintf("contains a degenerate shape (all landmarks coincide) at index %d", degenerate[1]))
+    abort_arg("X", sprintf("contains a degenerate shape (all landmarks coincide, up to rounding) at index %d", degenerate[1]))
   }
-  array(Y, dx)
+  array(sweep(Y, 2, s, `/`), dx)
 }
 
 #' @rdname as_preshape

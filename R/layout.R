@@ -91,6 +91,21 @@ as_tangents <- function(M, P, v, arg, tol = .dpm_tol, call = sys.call(-1)) {
   V
 }
 
+# Arguments holding n points or vectors each (ambient matrices, named):
+# each must hold 1 (recycled) or the same number n. Names the first that
+# does not; returns n.
+check_recycle_all <- function(args, call = sys.call(-1)) {
+  counts <- vapply(args, ncol, integer(1))
+  n <- max(counts)
+  bad <- which(counts != 1L & counts != n)
+  if (length(bad)) {
+    other <- names(args)[which(counts == n)[1]]
+    abort_arg(names(args)[bad[1]], sprintf("has %d points/vectors but `%s` has %d (each argument holds 1, which is recycled, or the same number)",
+                                           counts[bad[1]], other, n), call)
+  }
+  n
+}
+
 check_recycle <- function(A, B, arg, call = sys.call(-1)) {
   if (ncol(A) != ncol(B) && ncol(A) != 1L && ncol(B) != 1L) {
     abort_arg(arg, sprintf("has %d points/vectors but %d were expected (or 1, which is recycled)",

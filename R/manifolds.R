@@ -7,10 +7,11 @@ new_manifold <- function(type, size, class_name, point_dim = NULL, ...) {
   structure(M, class = c(class_name, "manifold"))
 }
 
-check_size <- function(x, arg, min) {
-  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && x >= min && x == round(x) && x < 1e6
-  if (!ok) abort_arg(arg, sprintf("must be a whole number >= %d", min), call = sys.call(-1))
-  as.integer(x)
+# Sizes: whole numbers from the manifold's minimum up to the largest size
+# whose ambient dimension (d + 1, k^2, 2k) still fits R's integers.
+check_size <- function(x, arg, type, call = sys.call(-1)) {
+  lay <- manifold_layout(type, 0)
+  check_count(x, arg, min = lay$min, max = lay$max, call = call)
 }
 
 #' Manifolds supported by dpmanifold
@@ -53,34 +54,35 @@ NULL
 #' @rdname manifolds
 #' @export
 euclidean <- function(d) {
-  d <- check_size(d, "d", 1L)
+  d <- check_size(d, "d", "euclidean")
   new_manifold("euclidean", d, "euclidean")
 }
 
 #' @rdname manifolds
 #' @export
 sphere <- function(d) {
-  d <- check_size(d, "d", 1L)
+  d <- check_size(d, "d", "sphere")
   new_manifold("sphere", d, "sphere")
 }
 
 #' @rdname manifolds
 #' @export
 spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
-  k <- check_size(k, "k", 1L)
-  metric <- match.arg(metric)
+  k <- check_size(k, "k", "spd_affine_invariant")
+  metric <- check_choice(metric)
   new_manifold(paste0("spd_", metric), k, "spd", point_dim = c(k, k), metric = metric)
 }
 
 #' @rdname manifolds
 #' @export
 kendall_shape <- function(k) {
-  k <- check_size(k, "k", 3L)
+  k <- check_size(k, "k", "kendall_shape")
   new_manifold("kendall_shape", k, "kendall_shape", point_dim = c(k, 2L))
 }
 
 #' @export
 print.manifold <- function(x, ...) {
+  check_manifold(x, "x")
   label <- switch(x$type,
     euclidean = sprintf("Euclidean space R^%d", x$size),
     sphere = sprintf("Unit sphere S^%d in R^%d", x$size, x$size + 1L),

@@ -171,7 +171,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
                              mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
-  method <- match.arg(method)
+  method <- check_choice(method)
   m <- as_points(M, mean, "mean")[, 1]
   check_positive_number(sigma, "sigma")
   if (!(is.logical(truncated) && length(truncated) == 1L && !is.na(truncated))) {
@@ -199,7 +199,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
-  method <- match.arg(method)
+  method <- check_choice(method)
   Xa <- as_data_points(M, X, "X")
   check_positive_number(sigma, "sigma")
   b <- sampler_ball(M, center, radius)
@@ -315,14 +315,39 @@ calibrate_analytic_gaussian <- function(epsilon, delta, sensitivity) {
   check_epsilon(epsilon)
   check_delta(delta)
   check_positive_number(sensitivity, "sensitivity")
-  excess <- function(ls) {
-    s <- exp(ls)
-    a <- sensitivity / (2 * s); b <- epsilon * s / sensitivity
-    stats::pnorm(a - b) - exp(epsilon) * stats::pnorm(-a - b) - delta
+  # The condition depends on sigma / Delta only: solve for u = sigma / Delta
+  # (so no sensitivity, however large or small, over- or underflows), with
+  # e^epsilon Phi(.) taken in logs (finite for any epsilon).
+  excess <- function(lu) {
+    u <- exp(lu)
+    a <- 1 / (2 * u); b <- epsilon * u
+    stats::pnorm(a - b) - exp(epsilon + stats::pnorm(-a - b, log.p = TRUE)) - delta
   }
-  lo <- log(sensitivity) - 20; hi <- log(sensitivity) + 20
-  ls <- stats::uniroot(excess, c(lo, hi), tol = 1e-12)$root
+  # excess decreases from 1 - delta (u -> 0) to -delta (u -> Inf): bracket
+  # the root by doubling the interval (a bounded number of steps).
+  lo <- -1; hi <- 1
+  for (i in 1:60) {
+    if (excess(lo) > 0) break
+    lo <- 2 * lo
+  }
+  for (i in 1:60) {
+    if (excess(hi) < 0) break
+    hi <- 2 * hi
+  }
+  if (!(excess(lo) > 0 && excess(hi) < 0)) {
+    abort_arg("epsilon", "and `delta` admit no Gaussian calibration in double precision",
+              class = "dpmanifold_not_representable")
+  }
+  lu <- stats::uniroot(excess, c(lo, hi), tol = 1e-13)$root
   # never return a sigma on the wrong side of the root
-  while (excess(ls) > 0) ls <- ls + 1e-12
-  exp(ls)
+  for (i in 1:1000) {
+    if (excess(lu) <= 0) break
+    lu <- lu + max(1e-12, 4 * .Machine$double.eps * abs(lu))
+  }
+  sigma <- exp(lu) * sensitivity
+  if (!is.finite(sigma) || sigma <= 0) {
+    abort_arg("sensitivity", "is too large or too small in magnitude: the result is not representable in double precision",
+              class = "dpmanifold_not_representable")
+  }
+  sigma
 }

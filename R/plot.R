@@ -61,7 +61,7 @@ NULL
 #' @export
 plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("faint", "hide"),
                         main = NULL) {
-  back <- match.arg(back)
+  back <- check_choice(back)
   P <- if (is.null(X)) NULL else sphere_points(X, "X")
   if (is.null(view)) {
     m <- if (is.null(P)) c(0, 0, 1) else colMeans(P)
@@ -103,8 +103,8 @@ plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("fa
 #' @rdname plot_sphere
 #' @export
 points_sphere <- function(X, ...) {
-  st <- sphere_state()
   P <- sphere_points(X, "X")
+  st <- sphere_state()
   pr <- sphere_project(P, st$basis)
   args <- list(...)
   front <- pr$front
@@ -122,7 +122,6 @@ points_sphere <- function(X, ...) {
 #' @rdname plot_sphere
 #' @export
 lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100) {
-  st <- sphere_state()
   S2 <- sphere(2)
   if (is.null(v) == is.null(q)) abort_arg("v", "give exactly one of `v` (a velocity at `p`) or `q` (an end point)")
   n <- check_count(n, "n", min = 2L)
@@ -136,6 +135,7 @@ lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100)
   if (length(v) != 3L) abort_arg("v", "must be a tangent vector of length 3")
   tt <- seq(t_range[1], t_range[2], length.out = n)
   path <- mfd_exp(S2, p, outer(tt, v))
+  st <- sphere_state()
   sphere_draw_path(path, st$basis, st$back, ...)
   invisible(path)
 }
@@ -260,6 +260,10 @@ recycle_args <- function(args, keep) {
 #' @export
 plot_spd_ellipses <- function(S, centers = NULL, ..., scale = NULL, which = 1:2, add = FALSE, labels = NULL,
                               axes = TRUE, xlab = "", ylab = "", main = NULL) {
+  check_flag(add, "add")
+  if (add && grDevices::dev.cur() == 1L) {
+    abort_arg("add", "is TRUE but no plot is open; draw the first set with add = FALSE")
+  }
   if (!is.numeric(S) || !(length(dim(S)) %in% 2:3) || dim(S)[1] != dim(S)[2] || any(!is.finite(S))) {
     abort_arg("S", "must be a k x k matrix or a k x k x n array of SPD matrices")
   }
@@ -388,7 +392,10 @@ plot_shapes <- function(X, ..., aligned_to = NULL, connect = TRUE, closed = TRUE
       abort_arg("aligned_to", sprintf("must be NULL, \"first\" or a %d x 2 configuration", k))
     }
     M <- kendall_shape(k)
-    t0 <- as_preshape(target)
+    cl <- sys.call()
+    t0 <- tryCatch(as_preshape(target), dpmanifold_error = function(e) {
+      abort_arg("aligned_to", sub("^`X` ", "", sub(" at index 1$", "", conditionMessage(e))), call = cl)
+    })
     groups <- lapply(groups, function(g) lapply(g, function(z) align_shapes(M, as_preshape(z), t0)))
   }
   ng <- length(groups)
@@ -528,6 +535,8 @@ shape_groups <- function(X) {
 #' plot(rel3, data = list(x = x, y = y))
 #' @export
 plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
+  check_release(x)
+  check_flag(legend, "legend")
   if (identical(x$statistic, "frechet_mean")) {
     plot_release_mean(x$manifold, x, data, legend = legend, ...)
   } else if (identical(x$statistic, "geodesic_regression") && is.numeric(x$estimate$x_range)) {
@@ -738,6 +747,9 @@ as_data_preshapes <- function(M, data) {
 #' plot(geodesic_regression(euclidean(1), x, 1 + 2 * x + rnorm(60, sd = 0.2)))
 #' @export
 plot.geodesic_regression <- function(x, ..., at = NULL, data = TRUE, legend = TRUE) {
+  check_fields(x, "geodesic_regression", c("manifold", "coef", "x_range", "x", "y"))
+  check_flag(legend, "legend")
+  if (!is.null(at)) regression_at(at, x$x_range, 1L)   # validated here: not every manifold's plot uses it
   dat <- if (isTRUE(data)) list(x = x$x, y = x$y) else NULL
   plot_regression_fit(x$manifold, list(fit = x$coef[c("p", "v")]), x$x_range, dat, legend = legend,
                       at = at, ...)

@@ -27,7 +27,8 @@
 #'   `v`, the change over the whole `x_range`), `fitted` (points in the
 #'   layout of `y`), `residuals` (list of tangent vectors `vectors`, at the
 #'   fitted points, and their `norms`), `energy`, `r_squared` (1 - E / the
-#'   Frechet variance), and convergence diagnostics. Methods: `print`,
+#'   Frechet variance; `NA`, with a warning, when all responses are the same
+#'   point), and convergence diagnostics. Methods: `print`,
 #'   `summary`, `coef`, `fitted`, `residuals`, `predict`, `plot`.
 #' @references Fletcher (2013), Geodesic regression and the theory of least
 #'   squares on Riemannian manifolds; Kulkarni and Soto, DP geodesic
@@ -56,6 +57,8 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
     v0 <- as_tangents(M, matrix(p0), init$v, "init$v")[, 1]
   }
   f <- cpp_regression_fit(M, xs$x01, Y, p0, v0, max_iter, tol)
+  check_representable(M, matrix(f$p), "y", "point")
+  check_representable(M, c(f$v, f$energy, f$grad_norm), "y", "number")
   if (!f$converged) {
     warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
                     f$iterations, f$grad_norm), call. = FALSE)
@@ -69,11 +72,19 @@ new_geodesic_regression <- function(M, p, v, xs, Y, f, call) {
   R <- cpp_binary_op(M, "log", Fit, Y)
   norms <- sqrt(pmax(cpp_inner(M, Fit, R, R), 0))
   fm <- cpp_frechet_mean(M, Y, rep(1, n), Y[, 1], 1000L, 1e-10)
+  check_representable(M, c(norms, fm$objective), "y", "number")
+  # R^2 = 1 - E / (Frechet variance) is undefined (0 / 0) when all responses
+  # coincide: NA, with a warning, instead of a silent NaN.
+  r_squared <- if (fm$objective > 0) 1 - f$energy / fm$objective else {
+    warning(structure(class = c("dpmanifold_warning", "warning", "condition"),
+                      list(message = "all responses `y` are the same point: R^2 is undefined (NA)", call = call)))
+    NA_real_
+  }
   structure(list(
     coef = list(p = from_ambient(M, matrix(p), single = TRUE), v = from_ambient(M, matrix(v), single = TRUE)),
     fitted = from_ambient(M, Fit), residuals = list(vectors = from_ambient(M, R), norms = norms),
     x = xs$x, x_range = xs$range, y = from_ambient(M, Y), n = n,
-    energy = f$energy, r_squared = 1 - f$energy / fm$objective, frechet_variance = fm$objective,
+    energy = f$energy, r_squared = r_squared, frechet_variance = fm$objective,
     iterations = f$iterations, grad_norm = f$grad_norm, converged = f$converged,
     manifold = M, call = call), class = "geodesic_regression")
 }
@@ -85,9 +96,15 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
   if (any(!is.finite(x))) abort_arg("x", "contains NA, NaN or Inf values", call)
   if (n < 2L) abort_arg("y", "must hold at least 2 points", call)
   if (diff(range(x)) <= 0) abort_arg("x", "is constant: no regression possible", call)
-  if (is.null(x_range)) x_range <- range(x)
+  is_default_range <- is.null(x_range)
+  if (is_default_range) x_range <- range(x)
   ok <- is.numeric(x_range) && length(x_range) == 2 && all(is.finite(x_range)) && x_range[2] > x_range[1]
   if (!ok) abort_arg("x_range", "must be two finite increasing numbers", call)
+  if (!is.finite(x_range[2] - x_range[1])) {
+    abort_arg(if (is_default_range) "x" else "x_range",
+              "spans a range wider than double precision holds (the rescaled covariate is not representable)",
+              call, class = "dpmanifold_not_representable")
+  }
   x01 <- (x - x_range[1]) / (x_range[2] - x_range[1])
   clamped <- sum(x01 < 0 | x01 > 1)
   x01 <- pmin(pmax(x01, 0), 1)
@@ -97,6 +114,8 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
 
 #' @export
 print.geodesic_regression <- function(x, ...) {
+  check_fields(x, "geodesic_regression", c("n", "manifold", "x_range", "energy", "r_squared", "converged",
+                                           "iterations", "coef"))
   cat(sprintf("<geodesic_regression> %d points on %s\n", x$n, manifold_label(x$manifold)))
   cat(sprintf("  covariate range [%g, %g]; energy %.6g; R^2 %.4f; %s after %d iterations\n",
               x$x_range[1], x$x_range[2], x$energy, x$r_squared,
@@ -110,6 +129,9 @@ print.geodesic_regression <- function(x, ...) {
 
 #' @export
 summary.geodesic_regression <- function(object, ...) {
+  check_fields(object, "geodesic_regression", c("n", "manifold", "x_range", "energy", "r_squared", "converged",
+                                                "iterations", "coef", "residuals", "frechet_variance", "grad_norm"),
+               arg = "object")
   M <- object$manifold
   structure(list(
     n = object$n, manifold = manifold_label(M), energy = object$energy,
@@ -143,16 +165,21 @@ residuals.geodesic_regression <- function(object, ...) object$residuals
 
 #' @export
 predict.geodesic_regression <- function(object, newdata = NULL, ...) {
+  check_fields(object, "geodesic_regression", c("manifold", "coef", "x_range", "fitted"), arg = "object")
   if (is.null(newdata)) return(object$fitted)
   predict_geodesic(object$manifold, object$coef$p, object$coef$v, object$x_range, newdata)
 }
 
 predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1)) {
-  if (!is.numeric(newdata) || any(!is.finite(newdata))) abort_arg("newdata", "must be finite numeric covariate values", call)
-  P <- to_ambient(M, p, "p")
-  V <- to_ambient(M, v, "v")
+  if (!is.numeric(newdata) || !length(newdata) || any(!is.finite(newdata))) {
+    abort_arg("newdata", "must be finite numeric covariate values", call)
+  }
+  check_output_size(length(newdata), M$ambient_dim, "newdata", call)
+  P <- to_ambient(M, p, "p", call)
+  V <- to_ambient(M, v, "v", call)
   t <- (as.numeric(newdata) - x_range[1]) / (x_range[2] - x_range[1])
-  out <- cpp_binary_op(M, "exp", P, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`))
+  Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), "newdata", "tangent", call)
+  out <- check_representable(M, cpp_binary_op(M, "exp", P, Vt), "newdata", "point", call)
   from_ambient(M, out, single = length(t) == 1L)
 }
 
@@ -181,6 +208,7 @@ regression_sensitivity <- function(M, tau, radius, n) {
   check_positive_number(tau, "tau")
   check_positive_number(radius, "radius")
   n <- check_count(n, "n")
+  big <- if (radius >= tau) "radius" else "tau"
   kl <- M$kappa_min
   if (kl >= 0) {
     dp <- dv <- 2 * tau / n
@@ -189,5 +217,7 @@ regression_sensitivity <- function(M, tau, radius, n) {
     dp <- 2 * tau / n * cosh(2 * s)
     dv <- tau / n * sinh(2 * s) / s
   }
-  c(p = dp, v = dv, joint = sqrt(dp^2 + dv^2))
+  m <- max(dp, dv)
+  joint <- if (is.finite(m) && m > 0) m * sqrt((dp / m)^2 + (dv / m)^2) else sqrt(dp^2 + dv^2)
+  check_representable(M, c(p = dp, v = dv, joint = joint), big, "number")
 }

@@ -152,13 +152,6 @@ print.summary.dp_release <- function(x, ...) {
   invisible(x)
 }
 
-check_release <- function(x, arg, call = sys.call(-1)) {
-  ok <- inherits(x, "dp_release") && is.list(x$privacy) && is.character(x$privacy$type) &&
-    !is.null(x$statistic) && inherits(x$manifold, "manifold")
-  if (!ok) abort_arg(arg, "must be a dp_release object (from dp_frechet_mean() or dp_geodesic_regression())", call)
-  invisible(x)
-}
-
 #' Total privacy loss of several releases
 #'
 #' `privacy_spent()` composes releases computed on the same data and says

@@ -37,15 +37,21 @@ max_radius <- function(M) {
 #' @export
 frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "wrapped")) {
   check_manifold(M)
-  mechanism <- match.arg(mechanism)
+  mechanism <- check_choice(mechanism)
   check_radius(M, radius)
   n <- check_sizes(n)
   if (mechanism == "wrapped") {
     if (!M$hadamard) abort_arg("M", "must be a Hadamard manifold (spd() or euclidean()) for wrapped mechanisms")
-    return(2 * radius / n)
+    Delta <- 2 * radius / n
+    if (any(!is.finite(Delta))) Delta <- 2 * (radius / n)  # 2 r overflows, 2 r / n may not
+    return(check_representable(M, Delta, "radius", "number"))
   }
   h <- curvature_h(2 * radius, M$kappa_max)
-  if (mechanism == "laplace") 2 * radius * (2 - h) / (n * h) else 2 * radius * (2 - h) / n
+  Delta <- if (mechanism == "laplace") 2 * radius * (2 - h) / (n * h) else 2 * radius * (2 - h) / n
+  if (any(!is.finite(Delta))) {
+    Delta <- if (mechanism == "laplace") 2 * (radius / n) * (2 - h) / h else 2 * (radius / n) * (2 - h)
+  }
+  check_representable(M, Delta, "radius", "number")
 }
 
 # h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) for kappa > 0, 1 otherwise.

@@ -1,21 +1,74 @@
-# Input validation shared by every exported function. Errors carry the class
-# `dpmanifold_error` and name the offending argument.
+# Input validation shared by every exported function: one helper per kind of
+# argument. Errors carry the class `dpmanifold_error` and name the offending
+# argument; a result that double precision cannot hold raises the subclass
+# `dpmanifold_not_representable`.
 
-abort_arg <- function(arg, msg, call = sys.call(-1)) {
+abort_arg <- function(arg, msg, call = sys.call(-1), class = NULL) {
   cond <- structure(
-    class = c("dpmanifold_error", "error", "condition"),
-    list(message = sprintf("`%s` %s", arg, msg), call = call)
+    class = c(class, "dpmanifold_error", "error", "condition"),
+    list(message = sprintf("`%s` %s", arg, msg), call = call, arg = arg)
   )
   stop(cond)
 }
 
-check_manifold <- function(M, arg = "M") {
+# Largest whole number R holds as an integer; counts beyond it would become NA.
+.dpm_int_max <- .Machine$integer.max
+
+# Default membership tolerance: data read from files carry rounding, so we
+# accept points within 1e-6 of the manifold and then project them exactly.
+.dpm_tol <- 1e-6
+
+is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
+
+# --- manifolds -------------------------------------------------------------
+
+# The layout facts every manifold object must carry, recomputed from its type
+# and size (a hand-edited or truncated object is refused before it reaches
+# C++).
+.dpm_manifold_types <- c("euclidean", "sphere", "spd_affine_invariant", "spd_log_euclidean",
+                         "kendall_shape")
+
+manifold_layout <- function(type, k) {
+  switch(type,
+    euclidean = list(dim = k, ambient_dim = k, min = 1, max = .dpm_int_max),
+    sphere = list(dim = k, ambient_dim = k + 1, min = 1, max = .dpm_int_max - 1),
+    spd_affine_invariant = ,
+    spd_log_euclidean = list(dim = k * (k + 1) / 2, ambient_dim = k * k, min = 1,
+                             max = floor(sqrt(.dpm_int_max))),
+    kendall_shape = list(dim = 2 * k - 4, ambient_dim = 2 * k, min = 3,
+                         max = floor(.dpm_int_max / 2)))
+}
+
+check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
   if (!inherits(M, "manifold")) {
-    abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)",
-              call = sys.call(-1))
+    abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)", call)
+  }
+  bad <- function(what) {
+    abort_arg(arg, sprintf("is a malformed manifold object (%s); create it with euclidean(), sphere(), spd() or kendall_shape()", what), call)
+  }
+  if (!is.list(M)) bad("not a list")
+  type <- M$type
+  if (!(is.character(type) && length(type) == 1L && type %in% .dpm_manifold_types)) bad("unknown `type`")
+  k <- M$size
+  lay <- manifold_layout(type, if (is_scalar_number(k)) k else NA_real_)
+  if (!(is_scalar_number(k) && k == round(k) && k >= lay$min && k <= lay$max)) bad("invalid `size`")
+  for (f in c("dim", "ambient_dim")) {
+    if (!(is_scalar_number(M[[f]]) && M[[f]] == lay[[f]])) bad(sprintf("`%s` does not match its size", f))
+  }
+  for (f in c("kappa_min", "kappa_max", "injectivity_radius")) {
+    if (!is_scalar_number(M[[f]])) bad(sprintf("`%s` is missing", f))
+  }
+  if (!(is.logical(M$hadamard) && length(M$hadamard) == 1L && !is.na(M$hadamard))) bad("`hadamard` is missing")
+  if (type %in% c("spd_affine_invariant", "spd_log_euclidean", "kendall_shape")) {
+    pd <- if (type == "kendall_shape") c(k, 2) else c(k, k)
+    if (!(is.numeric(M$point_dim) && length(M$point_dim) == 2L && all(M$point_dim == pd))) bad("`point_dim` does not match its size")
+  } else if (!is.null(M$point_dim)) {
+    bad("`point_dim` must be NULL for vector layouts")
   }
   invisible(M)
 }
+
+# --- numbers ----------------------------------------------------------------
 
 check_finite_numeric <- function(x, arg, call = sys.call(-1)) {
   if (!is.numeric(x) || length(x) == 0L) abort_arg(arg, "must be a non-empty numeric vector, matrix or array", call)
@@ -24,8 +77,18 @@ check_finite_numeric <- function(x, arg, call = sys.call(-1)) {
 }
 
 check_positive_number <- function(x, arg, allow_inf = FALSE, call = sys.call(-1)) {
-  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && x > 0 && (allow_inf || is.finite(x))
-  if (!ok) abort_arg(arg, "must be a single positive finite number", call)
+  ok <- is_scalar_number(x) && x > 0 && (allow_inf || is.finite(x))
+  if (!ok) {
+    abort_arg(arg, if (allow_inf) "must be a single positive number (Inf allowed)" else
+      "must be a single positive finite number", call)
+  }
+  invisible(x)
+}
+
+# A number strictly between 0 and 1 (delta, acceptance rates).
+check_probability <- function(x, arg, call = sys.call(-1)) {
+  ok <- is_scalar_number(x) && x > 0 && x < 1
+  if (!ok) abort_arg(arg, "must be a single number strictly between 0 and 1", call)
   invisible(x)
 }
 
@@ -34,38 +97,130 @@ check_epsilon <- function(epsilon, arg = "epsilon", call = sys.call(-1)) {
 }
 
 check_delta <- function(delta, arg = "delta", call = sys.call(-1)) {
-  ok <- is.numeric(delta) && length(delta) == 1L && !is.na(delta) && delta > 0 && delta < 1
-  if (!ok) abort_arg(arg, "must be a single number strictly between 0 and 1", call)
-  invisible(delta)
+  check_probability(delta, arg, call = call)
 }
 
-check_count <- function(n, arg, min = 1L, call = sys.call(-1)) {
-  ok <- is.numeric(n) && length(n) == 1L && !is.na(n) && n >= min && n == round(n)
-  if (!ok) abort_arg(arg, sprintf("must be a whole number >= %d", min), call)
-  as.integer(n)
-}
-
-# Default membership tolerance: data read from files carry rounding, so we
-# accept points within 1e-6 of the manifold and then project them exactly.
-.dpm_tol <- 1e-6
-
-# Sample sizes: whole numbers >= 1, vectorised (sensitivities over several n).
-check_sizes <- function(n, arg = "n", call = sys.call(-1)) {
-  ok <- is.numeric(n) && length(n) >= 1L && all(!is.na(n)) && all(n >= 1) && all(n == round(n))
-  if (!ok) abort_arg(arg, "must be whole numbers >= 1", call)
-  as.numeric(n)
-}
-
-# A classed match.arg(): `value` must be one of `choices` (the default
-# vector of choices, as in match.arg, picks the first).
-choose_arg <- function(value, choices, arg, call = sys.call(-1)) {
-  if (identical(value, choices)) return(choices[1])
-  ok <- is.character(value) && length(value) == 1L && !is.na(value) && value %in% choices
-  if (!ok) abort_arg(arg, sprintf("must be one of %s", paste(sprintf("\"%s\"", choices), collapse = ", ")), call)
-  value
-}
-
+# A single TRUE or FALSE.
 check_flag <- function(x, arg, call = sys.call(-1)) {
   if (!(is.logical(x) && length(x) == 1L && !is.na(x))) abort_arg(arg, "must be TRUE or FALSE", call)
   invisible(x)
+}
+
+# --- counts and sizes ------------------------------------------------------
+
+# A whole number in [min, max] (max at most .Machine$integer.max: beyond it
+# R's integers cannot hold the count), returned as an integer.
+check_count <- function(n, arg, min = 1L, max = .dpm_int_max, call = sys.call(-1)) {
+  ok <- is_scalar_number(n) && is.finite(n) && n == round(n) && n >= min && n <= max
+  if (!ok) abort_arg(arg, sprintf("must be a whole number >= %d and <= %d", as.integer(min), as.integer(max)), call)
+  as.integer(n)
+}
+
+# Sample sizes: whole numbers >= 1, vectorised (sensitivities over several
+# n); finite and exactly representable (below 2^53).
+check_sizes <- function(n, arg = "n", call = sys.call(-1)) {
+  ok <- is.numeric(n) && length(n) >= 1L && all(is.finite(n)) && all(n >= 1) && all(n == round(n)) &&
+    all(n <= 2^53)
+  if (!ok) abort_arg(arg, "must be finite whole numbers >= 1", call)
+  as.numeric(n)
+}
+
+# Number of values (n results of `per` numbers each) a call would create:
+# refused before any allocation when R could not index it (more than
+# 2^31 - 1 values per column-major block handed to C++).
+check_output_size <- function(n, per, arg, call = sys.call(-1)) {
+  if (as.numeric(n) * as.numeric(per) > .dpm_int_max) {
+    abort_arg(arg, sprintf("asks for %.4g values (%s x %s), more than one result can hold (%d)",
+                           as.numeric(n) * per, format(n), format(per), .dpm_int_max), call)
+  }
+  invisible(n)
+}
+
+# --- choices -----------------------------------------------------------------
+
+# A classed replacement for match.arg() that names the argument. With
+# `choices` missing they are read from the calling function's formals, as
+# match.arg() does; the default (the whole vector of choices) selects the
+# first; otherwise one string, matched exactly or by unique prefix.
+check_choice <- function(x, choices, arg = deparse(substitute(x)), call = sys.call(-1)) {
+  if (missing(choices)) {
+    fn <- sys.function(sys.parent())
+    choices <- eval(formals(fn)[[arg]], envir = parent.frame())
+  }
+  if (identical(x, choices)) return(choices[[1L]])
+  listing <- paste0("\"", choices, "\"", collapse = ", ")
+  if (!(is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x))) {
+    abort_arg(arg, sprintf("must be one string, one of %s", listing), call)
+  }
+  i <- pmatch(x, choices)
+  if (is.na(i)) abort_arg(arg, sprintf("is \"%s\" but must be one of %s", x, listing), call)
+  choices[[i]]
+}
+
+# --- release objects ---------------------------------------------------------
+
+# A dp_release as built by new_dp_release(): the fields print(), summary(),
+# plot() and privacy_spent() read.
+check_release <- function(x, arg = "x", call = sys.call(-1)) {
+  if (!inherits(x, "dp_release")) abort_arg(arg, "must be a dp_release object (returned by dp_frechet_mean() or dp_geodesic_regression())", call)
+  bad <- function(what) abort_arg(arg, sprintf("is a malformed dp_release object (%s)", what), call)
+  if (!is.list(x)) bad("not a list")
+  for (f in c("estimate", "manifold", "mechanism", "statistic", "privacy")) {
+    if (is.null(x[[f]])) bad(sprintf("no `%s`", f))
+  }
+  if (!(is.character(x$statistic) && length(x$statistic) == 1L && !is.na(x$statistic))) bad("invalid `statistic`")
+  if (!(is.character(x$mechanism) && length(x$mechanism) == 1L && !is.na(x$mechanism))) bad("invalid `mechanism`")
+  p <- x$privacy
+  if (!(is.list(p) && is.character(p$type) && length(p$type) == 1L && !is.na(p$type))) bad("invalid `privacy`")
+  if (!inherits(x$manifold, "manifold")) bad("no manifold")
+  tryCatch(check_manifold(x$manifold, "manifold"), dpmanifold_error = function(e) bad("malformed manifold"))
+  if (x$statistic == "geodesic_regression") {
+    e <- x$estimate
+    if (!(is.list(e) && !is.null(e$p) && !is.null(e$v) && is.numeric(e$x_range) && length(e$x_range) == 2L &&
+          all(is.finite(e$x_range)) && e$x_range[2] > e$x_range[1])) bad("invalid regression `estimate`")
+    check_finite_numeric(e$p, paste0(arg, "$estimate$p"), call)
+    check_finite_numeric(e$v, paste0(arg, "$estimate$v"), call)
+  } else if (x$statistic == "frechet_mean") {
+    check_finite_numeric(x$estimate, paste0(arg, "$estimate"), call)
+  }
+  invisible(x)
+}
+
+# --- other objects of the package ---------------------------------------------
+
+# An object of class `cls` with the listed fields (print and summary methods
+# of frechet_mean and geodesic_regression objects), and a valid manifold.
+check_fields <- function(x, cls, fields, arg = "x", call = sys.call(-1)) {
+  if (!inherits(x, cls) || !is.list(x)) abort_arg(arg, sprintf("must be a %s object", cls), call)
+  missing <- fields[!fields %in% names(x) | vapply(fields, function(f) is.null(x[[f]]), logical(1))]
+  if (length(missing)) abort_arg(arg, sprintf("is a malformed %s object (no `%s`)", cls, missing[1]), call)
+  if ("manifold" %in% fields) {
+    tryCatch(check_manifold(x$manifold, "manifold"),
+             dpmanifold_error = function(e) abort_arg(arg, sprintf("is a malformed %s object (invalid `manifold`)", cls), call))
+  }
+  invisible(x)
+}
+
+# --- results -----------------------------------------------------------------
+
+# A result of the geometry (ambient D x n matrix, or numbers) that double
+# precision could not hold: Inf/NaN, or a point that rounding pushed off the
+# manifold (an SPD matrix whose eigenvalues under- or overflowed). `arg` is
+# the input whose size caused it. Returns X visibly, so that a function may
+# end with it.
+check_representable <- function(M, X, arg, kind = c("point", "tangent", "number"), call = sys.call(-1)) {
+  kind <- kind[1L]
+  why <- if (any(!is.finite(X))) {
+    "overflows"
+  } else if (kind == "point") {
+    r <- cpp_check_results(M, X)
+    if (any(nzchar(r))) r[nzchar(r)][1L] else ""
+  } else {
+    ""
+  }
+  if (nzchar(why)) {
+    abort_arg(arg, sprintf("is too large or too small in magnitude: the result is not representable in double precision (it %s)", why),
+              call, class = "dpmanifold_not_representable")
+  }
+  X
 }

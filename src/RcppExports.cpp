@@ -36,6 +36,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_check_results
+Rcpp::CharacterVector cpp_check_results(Rcpp::List M, MatrixXd P);
+RcppExport SEXP _dpmanifold_cpp_check_results(SEXP MSEXP, SEXP PSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_check_results(M, P));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_check_tangents
 Rcpp::CharacterVector cpp_check_tangents(Rcpp::List M, MatrixXd P, MatrixXd V, double tol);
 RcppExport SEXP _dpmanifold_cpp_check_tangents(SEXP MSEXP, SEXP PSEXP, SEXP VSEXP, SEXP tolSEXP) {
@@ -131,6 +143,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_tangent_coords
+MatrixXd cpp_tangent_coords(Rcpp::List M, MatrixXd P, MatrixXd V);
+RcppExport SEXP _dpmanifold_cpp_tangent_coords(SEXP MSEXP, SEXP PSEXP, SEXP VSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type V(VSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_tangent_coords(M, P, V));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_random_point
 MatrixXd cpp_random_point(Rcpp::List M, int n);
 RcppExport SEXP _dpmanifold_cpp_random_point(SEXP MSEXP, SEXP nSEXP) {
@@ -153,6 +178,20 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
     Rcpp::traits::input_parameter< int >::type n(nSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_random_tangent(M, P, n));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_clip_to_ball
+MatrixXd cpp_clip_to_ball(Rcpp::List M, VectorXd center, MatrixXd X, double radius);
+RcppExport SEXP _dpmanifold_cpp_clip_to_ball(SEXP MSEXP, SEXP centerSEXP, SEXP XSEXP, SEXP radiusSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_clip_to_ball(M, center, X, radius));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -548,6 +587,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
     {"_dpmanifold_cpp_check_points", (DL_FUNC) &_dpmanifold_cpp_check_points, 3},
+    {"_dpmanifold_cpp_check_results", (DL_FUNC) &_dpmanifold_cpp_check_results, 2},
     {"_dpmanifold_cpp_check_tangents", (DL_FUNC) &_dpmanifold_cpp_check_tangents, 4},
     {"_dpmanifold_cpp_binary_op", (DL_FUNC) &_dpmanifold_cpp_binary_op, 4},
     {"_dpmanifold_cpp_dist", (DL_FUNC) &_dpmanifold_cpp_dist, 3},
@@ -555,8 +595,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_inner", (DL_FUNC) &_dpmanifold_cpp_inner, 4},
     {"_dpmanifold_cpp_ternary_op", (DL_FUNC) &_dpmanifold_cpp_ternary_op, 5},
     {"_dpmanifold_cpp_tangent_basis", (DL_FUNC) &_dpmanifold_cpp_tangent_basis, 2},
+    {"_dpmanifold_cpp_tangent_coords", (DL_FUNC) &_dpmanifold_cpp_tangent_coords, 3},
     {"_dpmanifold_cpp_random_point", (DL_FUNC) &_dpmanifold_cpp_random_point, 2},
     {"_dpmanifold_cpp_random_tangent", (DL_FUNC) &_dpmanifold_cpp_random_tangent, 3},
+    {"_dpmanifold_cpp_clip_to_ball", (DL_FUNC) &_dpmanifold_cpp_clip_to_ball, 4},
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
     {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},

@@ -16,6 +16,34 @@
 
 namespace dpm = dpmanifold;
 
+// Errors of the core reach R as conditions of class "dpmanifold_error": Rcpp
+// turns a C++ exception into an R error whose first class is the demangled
+// name of the exception's type, so this type lives in the global namespace
+// under exactly that name. (Input is validated in R first; this is the net
+// under what slips through, and under allocations beyond the machine.)
+class dpmanifold_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Wrap the body of every exported glue function:
+//   Rcpp::List cpp_f(...) { DPM_GLUE_BEGIN ... DPM_GLUE_END }
+// Any std::exception becomes dpmanifold_error with the same message
+// (std::bad_alloc with a readable one); R's interrupt (Rcpp's
+// InterruptedException, not a std::exception) passes through untouched.
+#define DPM_GLUE_BEGIN try {
+#define DPM_GLUE_END                                                                  \
+  }                                                                                   \
+  catch (const dpmanifold_error&) {                                                   \
+    throw;                                                                            \
+  }                                                                                   \
+  catch (const std::bad_alloc&) {                                                     \
+    throw dpmanifold_error("not enough memory for the result of this call");          \
+  }                                                                                   \
+  catch (const std::exception& dpm_ex) {                                              \
+    throw dpmanifold_error(dpm_ex.what());                                            \
+  }
+
 // R's generator; Rcpp attributes wrap every exported call in an RNGScope.
 // Normal variates: the polar method of dpm::Rng on unif_rand(), so
 // set.seed() and RNGkind(kind = ) reproduce them; RNGkind(normal.kind = )

@@ -1,8 +1,10 @@
 #!/bin/sh
 # The full test suite: unit tests of the current source, then R CMD build and
-# R CMD check --no-manual of the tarball. Ends with one line
+# R CMD check --no-manual of the tarball, then (when DPMANIFOLD_SANITIZE=true,
+# as in CI) the sanitizer check of tools/sanitize.sh. Ends with one line
 # "N passed, M failed", where the check counts as one test that fails on any
-# ERROR or WARNING. Exits non-zero on any failure.
+# ERROR or WARNING, and so does the sanitizer step. Exits non-zero on any
+# failure.
 set -u
 cd "$(dirname "$0")/.."
 lib=$(mktemp -d)
@@ -31,5 +33,9 @@ else
   check_ok=1
 fi
 if [ "$check_ok" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
+if [ "${DPMANIFOLD_SANITIZE:-}" = "true" ]; then
+  if sh tools/sanitize.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,7 @@ test_that("constructors reject bad sizes", {
   expect_error(sphere(NA), "`d`")
   expect_error(spd(2.5), "`k`")
   expect_error(kendall_shape(2), "`k` must be a whole number >= 3")
-  expect_error(spd(2, metric = "frobenius"), "should be one of")
+  expect_error(spd(2, metric = "frobenius"), "`metric` is \"frobenius\" but must be one of", class = "dpmanifold_error")
 })
 
 test_that("geometry functions name the bad argument", {
@@ -36,7 +36,17 @@ test_that("geometry functions name the bad argument", {
   expect_error(align_shapes(sphere(2), 1, 1), "`M` must be a kendall_shape")
 })
 
-test_that("C++ exceptions become R errors, not crashes", {
-  expect_error(dpmanifold:::cpp_manifold_info(list(type = "torus", size = 2L)), "unknown manifold")
-  expect_error(dpmanifold:::cpp_dist(sphere(2), matrix(1, 3, 2), matrix(1, 3, 3)), "numbers of points differ")
+test_that("C++ exceptions become classed R errors, not crashes", {
+  expect_error(dpmanifold:::cpp_manifold_info(list(type = "torus", size = 2L)), "unknown manifold",
+               class = "dpmanifold_error")
+  expect_error(dpmanifold:::cpp_dist(sphere(2), matrix(1, 3, 2), matrix(1, 3, 3)), "numbers of points differ",
+               class = "dpmanifold_error")
+})
+
+test_that("errors carry the argument's name as a field", {
+  e <- tryCatch(mfd_random_point(sphere(2), 2^31), dpmanifold_error = function(e) e)
+  expect_identical(e$arg, "n")
+  e <- tryCatch(mfd_exp(spd(2), diag(2), diag(c(800, 0))), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_not_representable")
+  expect_identical(e$arg, "v")
 })

@@ -28,14 +28,34 @@ class Euclidean : public Manifold {
   Vec project_tangent(const Vec&, const Vec& v) const override { return v; }
   Vec exp(const Vec& p, const Vec& v) const override { return p + v; }
   Vec log(const Vec& p, const Vec& q) const override { return q - p; }
-  double dist(const Vec& p, const Vec& q) const override { return (q - p).norm(); }
+  double dist(const Vec& p, const Vec& q) const override { return robust_norm(q - p); }
   double inner(const Vec&, const Vec& u, const Vec& v) const override { return u.dot(v); }
+  // When x - c overflows, the direction is taken at half scale.
+  Vec clip_towards(const Vec& c, const Vec& x, double radius) const override {
+    Vec u = x - c;
+    if (u.allFinite()) {
+      double d = robust_norm(u);
+      if (!(d > radius)) return x;
+      if (std::isfinite(d)) return c + (radius / d) * u;
+    }
+    u = 0.5 * x - 0.5 * c;
+    return c + (radius / robust_norm(u)) * u;
+  }
   Vec transport_along(const Vec&, const Vec&, const Vec& w) const override { return w; }
   Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    return f(0.0, v.norm()) * w;
+    return f(0.0, robust_norm(v)) * w;
   }
+  // The standard basis: coordinates are the vector itself (O(d), never the
+  // d x d identity).
   Mat tangent_basis(const Vec&) const override { return Mat::Identity(d_, d_); }
+  Vec tangent_coords(const Vec&, const Vec& v) const override { return v; }
+  std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
+    return [p](const Vec& z) { return Vec(p + z); };
+  }
+  std::string check_result(const Vec& p) const override {
+    return p.allFinite() ? "" : "overflows";
+  }
   Vec random_tangent(const Vec&, Rng& rng) const override {
     Vec z(d_);
     for (int i = 0; i < d_; ++i) z(i) = rng.normal();

@@ -18,8 +18,10 @@ struct FrechetResult {
 // F(x) = sum_j w_j dist(x, x_j)^2 / (2 sum_j w_j).
 inline double frechet_objective(const Manifold& M, const Vec& x, const Mat& X, const Vec& w) {
   double s = 0.0;
+  auto dist_x = M.dist_from(x);
   for (int j = 0; j < X.cols(); ++j) {
-    double d = M.dist(x, X.col(j));
+    poll_interrupt();
+    double d = dist_x(X.col(j));
     s += w(j) * d * d;
   }
   return s / (2.0 * w.sum());
@@ -28,7 +30,10 @@ inline double frechet_objective(const Manifold& M, const Vec& x, const Mat& X, c
 // Minus the Riemannian gradient of F at x: the weighted mean of log_x(x_j).
 inline Vec frechet_descent_direction(const Manifold& M, const Vec& x, const Mat& X, const Vec& w) {
   Vec g = Vec::Zero(x.size());
-  for (int j = 0; j < X.cols(); ++j) g += w(j) * M.log(x, X.col(j));
+  for (int j = 0; j < X.cols(); ++j) {
+    poll_interrupt();
+    g += w(j) * M.log(x, X.col(j));
+  }
   return g / w.sum();
 }
 

@@ -40,7 +40,8 @@ inline Vec align(const Vec& z, const Vec& w) { return rotate(w, -phase(z, w)); }
 class KendallShape : public Manifold {
  public:
   explicit KendallShape(int k) : k_(k) {
-    if (k < 3) throw std::invalid_argument("k must be at least 3 landmarks");
+    if (k < 3 || k > std::numeric_limits<int>::max() / 2)
+      throw std::invalid_argument("k must be between 3 and 2^30 - 1 landmarks");
   }
   std::string name() const override { return "kendall_shape"; }
   int dim() const override { return 2 * k_ - 4; }
@@ -88,7 +89,7 @@ class KendallShape : public Manifold {
   // unit direction e, e turns into gamma', i e into i gamma', and the part
   // orthogonal to z, e, i e is unchanged.
   Vec transport_along(const Vec& z, const Vec& v, const Vec& w) const override {
-    double L = v.norm();
+    double L = robust_norm(v);
     if (L < 1e-300) return w;
     Vec e = v / L, ie = kendall_ops::times_i(e);
     Vec vel = -std::sin(L) * z + std::cos(L) * e;
@@ -104,12 +105,24 @@ class KendallShape : public Manifold {
   // Curvature operator: 0 along e, 4 along i e, 1 on the rest.
   Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    double L = v.norm();
+    double L = robust_norm(v);
     if (L < 1e-300) return f(1.0, 0.0) * w;
     Vec e = v / L, ie = kendall_ops::times_i(e);
     double a = e.dot(w), b = ie.dot(w);
     Vec rest = w - a * e - b * ie;
     return f(0.0, L) * a * e + f(4.0, L) * b * ie + f(1.0, L) * rest;
+  }
+  // The horizontal space at z is the complement of the centring directions
+  // and of z, iz: four Householder reflections give its basis and
+  // coordinates in O(k) per vector.
+  Mat tangent_basis(const Vec& z) const override { return normal_complement(z).basis(); }
+  Vec tangent_coords(const Vec& z, const Vec& v) const override {
+    return normal_complement(z).coords(v);
+  }
+  std::function<Vec(const Vec&)> exp_coords_from(const Vec& z) const override {
+    std::shared_ptr<const ComplementBasis> B =
+        std::make_shared<const ComplementBasis>(normal_complement(z));
+    return [B, z](const Vec& c) { return sphere_ops::exp(z, B->from_coords(c)); };
   }
   Vec random_tangent(const Vec& z, Rng& rng) const override {
     Vec g(2 * k_);
@@ -125,6 +138,16 @@ class KendallShape : public Manifold {
   int landmarks() const { return k_; }
 
  private:
+  // Orthonormal normal directions of the horizontal space at a preshape z.
+  ComplementBasis normal_complement(const Vec& z) const {
+    Mat A = Mat::Zero(2 * k_, 4);
+    const double c = 1.0 / std::sqrt(static_cast<double>(k_));
+    A.col(0).head(k_).setConstant(c);
+    A.col(1).tail(k_).setConstant(c);
+    A.col(2) = z;
+    A.col(3) = kendall_ops::times_i(z);
+    return ComplementBasis(A);
+  }
   int k_;
 
  public:

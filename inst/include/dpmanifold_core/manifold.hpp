@@ -43,6 +43,16 @@ inline double sinhc(double x) {
   return std::sinh(x) / x;
 }
 
+// Euclidean norm without overflow or underflow of the squares: the plain
+// sqrt(sum of squares) in the normal range (the same value as v.norm()),
+// Eigen's scaled stableNorm() when the sum of squares leaves it (entries
+// beyond ~1e154 or below ~1e-154).
+inline double robust_norm(const Vec& v) {
+  const double s = v.squaredNorm();
+  if (s > 1e-290 && s < 1e290) return std::sqrt(s);
+  return v.stableNorm();
+}
+
 class Manifold {
  public:
   virtual ~Manifold() = default;
@@ -67,11 +77,23 @@ class Manifold {
   // short reason that the R layer turns into an error naming the argument.
   virtual std::string check_point(const Vec& p, double tol) const = 0;
   // Same for a tangent vector v at p.
+  // The scale is the vector's own norm (relative tolerance for long vectors),
+  // computed without overflow.
   virtual std::string check_tangent(const Vec& p, const Vec& v, double tol) const {
     Vec d = v - project_tangent(p, v);
-    double scale = std::max(1.0, v.norm());
-    if (d.norm() > tol * scale) return "is not a tangent vector at the given point";
+    double scale = std::max(1.0, robust_norm(v));
+    double off = robust_norm(d);
+    if (!(off <= tol * scale)) return "is not a tangent vector at the given point";
     return "";
+  }
+  // Empty when a computed point (the result of exp, a draw, a mean) is a
+  // point of the manifold that double precision holds: finite and, up to
+  // rounding, on the manifold. Looser than check_point() where that one
+  // also guards accuracy (SPD: an ill-conditioned but positive-definite
+  // result is representable).
+  virtual std::string check_result(const Vec& p) const {
+    if (!p.allFinite()) return "overflows";
+    return check_point(p, 1e-6);
   }
   // Nearest manifold point to an ambient vector near the manifold (used to
   // remove rounding drift, never to accept data far off the manifold).
@@ -90,6 +112,15 @@ class Manifold {
   double norm(const Vec& p, const Vec& v) const {
     double s = inner(p, v, v);
     return s > 0.0 ? std::sqrt(s) : 0.0;
+  }
+
+  // The point at distance `radius` from `center` on the minimising geodesic
+  // towards x, or x itself when it is no farther: how a public ball is
+  // enforced on data (SPEC section 6).
+  virtual Vec clip_towards(const Vec& center, const Vec& x, double radius) const {
+    double d = dist(center, x);
+    if (!(d > radius)) return x;
+    return exp(center, (radius / d) * log(center, x));
   }
 
   // Parallel transport of w from p along t -> exp_p(t v), t in [0, 1].
@@ -119,8 +150,10 @@ class Manifold {
     Mat B(D, D);
     for (int i = 0; i < D; ++i) B.col(i) = project_tangent(p, Vec::Unit(D, i));
     Mat G(D, D);
-    for (int i = 0; i < D; ++i)
+    for (int i = 0; i < D; ++i) {
+      poll_interrupt();
       for (int j = i; j < D; ++j) G(i, j) = G(j, i) = inner(p, B.col(i), B.col(j));
+    }
     Eigen::SelfAdjointEigenSolver<Mat> es(G);
     Mat out(D, d);
     for (int k = 0; k < d; ++k) {
@@ -130,7 +163,9 @@ class Manifold {
     return out;
   }
 
-  // Coordinates of v in tangent_basis(p).
+  // Coordinates of v in tangent_basis(p). The defaults below build the basis
+  // (O(D^2) memory); manifolds with large ambient dimension override them
+  // with O(D) versions (Euclidean, sphere, Kendall: complement_basis.hpp).
   virtual Vec tangent_coords(const Vec& p, const Vec& v) const {
     Mat B = tangent_basis(p);
     Vec z(B.cols());

@@ -25,16 +25,47 @@ struct SymEig {
   M U;        // orthonormal eigenvectors
 };
 
+// Even exponent e such that A / 2^e has entries of moderate size: 0 for
+// entries between 2^-100 and 2^100 (then every path below is the plain one,
+// bit for bit), otherwise the exponent of the largest |entry|. Scaling by a
+// power of two is exact, and by an even one commutes exactly with
+// Cholesky factors and square roots.
+template <class M>
+inline int scale_exponent(const M& A) {
+  const double a = A.cwiseAbs().maxCoeff();
+  if (!(a > 0.0) || !std::isfinite(a) || (a > 0x1p-100 && a < 0x1p100)) return 0;
+  int e;
+  std::frexp(a, &e);
+  return 2 * (e / 2);
+}
+// A * 2^e, exactly, for any e (no overflow of 2^e itself).
+template <class M>
+inline M ldexp_mat(const M& A, int e) {
+  return A.unaryExpr([e](double x) { return std::ldexp(x, e); });
+}
+
 template <class M>
 inline SymEig<M> sym_eig(const M& A) {
   SymEig<M> e;
-  sym_eigen<M>(A, e.d, &e.U);
+  const int s = scale_exponent(A);
+  if (s == 0) {
+    sym_eigen<M>(A, e.d, &e.U);
+  } else {  // extreme entries: decompose A / 2^s, scale the eigenvalues back
+    sym_eigen<M>(ldexp_mat(A, -s), e.d, &e.U);
+    e.d = e.d.unaryExpr([s](double x) { return std::ldexp(x, s); });
+  }
   return e;
 }
 template <class M>
 inline typename SymEig<M>::VecType sym_eigenvalues(const M& A) {
   typename SymEig<M>::VecType d;
-  sym_eigen<M>(A, d, nullptr);
+  const int s = scale_exponent(A);
+  if (s == 0) {
+    sym_eigen<M>(A, d, nullptr);
+  } else {
+    sym_eigen<M>(ldexp_mat(A, -s), d, nullptr);
+    d = d.unaryExpr([s](double x) { return std::ldexp(x, s); });
+  }
   return d;
 }
 template <class M, class F>
@@ -129,23 +160,42 @@ class SPDSpaceT : public Manifold {
   using EigVec = typename spd_ops::SymEig<M>::VecType;
 
   explicit SPDSpaceT(int k) : k_(k) {
-    if (k < 1) throw std::invalid_argument("k must be a positive integer");
+    // k^2 (the ambient dimension) must fit an int: k <= 46340
+    if (k < 1 || k > 46340) throw std::invalid_argument("k must be an integer between 1 and 46340");
     if (K != Eigen::Dynamic && k != K) throw std::invalid_argument("SPD size does not match K");
   }
-  int dim() const override { return k_ * (k_ + 1) / 2; }
+  int dim() const override { return k_ * (k_ + 1) / 2; }  // < 2^31 for k <= 46340
   int ambient_dim() const override { return k_ * k_; }
   double injectivity_radius() const override {
     return std::numeric_limits<double>::infinity();
   }
+  // Checked at the scale of p (a power of two), so that neither tiny nor
+  // huge entries overflow the norms.
   std::string check_point(const Vec& p, double tol) const override {
-    if (p.size() != k_ * k_) return "has the wrong dimensions";
+    if (p.size() != static_cast<Eigen::Index>(k_) * k_) return "has the wrong dimensions";
+    if (!p.allFinite()) return "is not finite";
     M P = mat(p);
+    const int e = spd_ops::scale_exponent(P);
+    if (e != 0) P = spd_ops::ldexp_mat(P, -e);
     if ((P - P.transpose()).norm() > tol * std::max(1.0, P.norm())) return "is not symmetric";
     Eigen::LLT<M> llt(spd_ops::symmetrize<M>(P));
     if (llt.info() != Eigen::Success) return "is not positive definite";
     EigVec l = M(llt.matrixL()).diagonal();
     if (!(l.minCoeff() > 0.0)) return "is not positive definite";
     if (l.minCoeff() < 1e-7 * l.maxCoeff()) return "is numerically singular";
+    return "";
+  }
+  // A computed matrix is representable when finite, symmetric and positive
+  // definite in floating point (however ill-conditioned).
+  std::string check_result(const Vec& p) const override {
+    if (!p.allFinite()) return "overflows";
+    M P = mat(p);
+    const int e = spd_ops::scale_exponent(P);
+    if (e != 0) P = spd_ops::ldexp_mat(P, -e);
+    if ((P - P.transpose()).norm() > 1e-6 * std::max(1.0, P.norm())) return "is not symmetric";
+    Eigen::LLT<M> llt(spd_ops::symmetrize<M>(P));
+    if (llt.info() != Eigen::Success || !(M(llt.matrixL()).diagonal().minCoeff() > 0.0))
+      return "is not positive definite (an eigenvalue underflowed)";
     return "";
   }
   Vec project_point(const Vec& x) const override {
@@ -191,13 +241,18 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
 
   Vec exp(const Vec& p, const Vec& v) const override {
     Frame g(mat(p));
-    return spd_ops::as_vec(
-        g.color_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))), [](double x) { return std::exp(x); }));
+    return spd_ops::as_vec(g.color_exp(spd_ops::sym_eig<M>(g.whiten(mat(v)))));
   }
+  // log_p(q) = g Log(g^-1 q g^-T) g^T with g^-1 q g^-T = 2^s W: the
+  // logarithm of 2^s W is Log W + s log 2 I (no under- or overflow when p
+  // and q are far apart in scale).
   Vec log(const Vec& p, const Vec& q) const override {
     Frame g(mat(p));
+    int s = 0;
+    M W = g.whiten_split(mat(q), s);
+    const double shift = s * M_LN2;
     return spd_ops::as_vec(
-        g.color_fun(spd_ops::sym_eig<M>(g.whiten(mat(q))), [](double x) { return std::log(x); }));
+        g.color_fun(spd_ops::sym_eig<M>(W), [shift](double x) { return std::log(x) + shift; }));
   }
   double dist(const Vec& p, const Vec& q) const override {
     return Frame(mat(p)).dist_to(mat(q));
@@ -209,14 +264,19 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
   }
   double inner(const Vec& p, const Vec& u, const Vec& v) const override {
     Frame g(mat(p));
-    return g.whiten(mat(u)).cwiseProduct(g.whiten(mat(v))).sum();
+    int su = 0, sv = 0;
+    M A = g.whiten_split(mat(u), su), B = g.whiten_split(mat(v), sv);
+    double r = A.cwiseProduct(B).sum();
+    return su + sv == 0 ? r : std::ldexp(r, su + sv);
   }
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
     Frame g(mat(p));
     M H = spd_ops::sym_fun(spd_ops::sym_eig<M>(g.whiten(mat(v))),
                            [](double x) { return std::exp(0.5 * x); });
     // E w E^T = g H (g^-1 w g^-T) H g^T
-    return spd_ops::as_vec(g.color(H * g.whiten(mat(w)) * H));
+    int sw = 0;
+    M Ww = g.whiten_split(mat(w), sw);
+    return spd_ops::as_vec(g.color(H * Ww * H, sw));
   }
   // In whitened coordinates V = U diag(lambda) U^T, the component of w along
   // U E_ij U^T has curvature eigenvalue -(lambda_i - lambda_j)^2 / (4 L^2).
@@ -224,21 +284,25 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
                    const SpectralFn& f) const override {
     Frame g(mat(p));
     auto e = spd_ops::sym_eig<M>(g.whiten(mat(v)));
-    double L = e.d.norm();
-    M Wt = e.U.transpose() * g.whiten(mat(w)) * e.U;
+    double L = robust_norm(Vec(e.d));
+    int sw = 0;
+    M Wt = e.U.transpose() * g.whiten_split(mat(w), sw) * e.U;
     for (int j = 0; j < k_; ++j)
       for (int i = 0; i < k_; ++i) {
         double gap = e.d(i) - e.d(j);
         double mu = L > 0 ? -gap * gap / (4.0 * L * L) : 0.0;
         Wt(i, j) *= f(mu, L);
       }
-    return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose()));
+    return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose(), sw));
   }
   Mat tangent_basis(const Vec& p) const override {
     Frame g(mat(p), false);
     auto B = spd_ops::sym_basis<M>(k_);
     Mat out(k_ * k_, B.size());
-    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(g.color(B[i]));
+    for (size_t i = 0; i < B.size(); ++i) {
+      poll_interrupt();
+      out.col(i) = spd_ops::as_vec(g.color(B[i]));
+    }
     return out;
   }
   // tangent_basis(p) is g E_i g^T: coordinates are those of the whitened
@@ -257,8 +321,7 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
     std::shared_ptr<Frame> g(new Frame(mat(p), false));
     int k = k_;
     return [g, k](const Vec& z) {
-      return spd_ops::as_vec(g->color_fun(spd_ops::sym_eig<M>(spd_ops::sym_from_coords<M>(z, k)),
-                                          [](double x) { return std::exp(x); }));
+      return spd_ops::as_vec(g->color_exp(spd_ops::sym_eig<M>(spd_ops::sym_from_coords<M>(z, k))));
     };
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
@@ -268,18 +331,24 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
   Vec random_step(const Vec& x, double step, Rng& rng) const override {
     Frame g(mat(x), false);
     M Z = step * spd_ops::random_sym<M>(k_, rng);
-    return spd_ops::as_vec(g.color_fun(spd_ops::sym_eig<M>(Z), [](double t) { return std::exp(t); }));
+    return spd_ops::as_vec(g.color_exp(spd_ops::sym_eig<M>(Z)));
   }
 
  private:
-  // p = g g^T with g lower triangular (Cholesky); g^-1 is kept, so that
-  // whitening and colouring are two small dense products each (Eigen's
-  // triangular kernels cost more at these sizes: bench/small_kernels.R).
+  // p = 2^e g g^T with g lower triangular (Cholesky factor of p / 2^e, e
+  // even and 0 unless p's entries are extreme: see scale_exponent); g^-1 is
+  // kept, so that whitening and colouring are two small dense products each
+  // (Eigen's triangular kernels cost more at these sizes:
+  // bench/small_kernels.R). The power of two is carried separately, so that
+  // matrices of very different scales (1e300 I and 1e-300 I) whiten without
+  // under- or overflow.
   struct Frame {
     EIGEN_MAKE_ALIGNED_OPERATOR_NEW
     M g, ginv;
+    int e = 0;
     // with_inverse = false when only color() will be used
-    explicit Frame(const M& p, bool with_inverse = true) : g(Eigen::LLT<M>(p).matrixL()) {
+    explicit Frame(const M& p, bool with_inverse = true) : e(spd_ops::scale_exponent(p)) {
+      g = Eigen::LLT<M>(e == 0 ? p : spd_ops::ldexp_mat(p, -e)).matrixL();
       if (!with_inverse) return;
       const int k = static_cast<int>(g.rows());
       ginv = M::Zero(k, k);
@@ -292,26 +361,62 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
         }
       }
     }
-    // g^-1 X g^-T, symmetrised
-    M whiten(const M& X) const {
-      M A = ginv * X;
+    // g^-1 X g^-T / 2^e = 2^shift * (returned matrix), symmetrised, with X
+    // brought to moderate size first.
+    M whiten_split(const M& X, int& shift) const {
+      const int ex = spd_ops::scale_exponent(X);
+      shift = ex - e;
+      M A = ginv * (ex == 0 ? X : spd_ops::ldexp_mat(X, -ex));
       return spd_ops::symmetrize<M>(A * ginv.transpose());
     }
-    // g X g^T, symmetrised
-    M color(const M& X) const {
+    // p^-1/2 X p^-1/2 in the Cholesky frame, symmetrised
+    M whiten(const M& X) const {
+      int shift = 0;
+      M W = whiten_split(X, shift);
+      return shift == 0 ? W : spd_ops::ldexp_mat(W, shift);
+    }
+    // 2^(e + shift) g X g^T, symmetrised
+    M color(const M& X, int shift = 0) const {
       M A = g * X;
-      return spd_ops::symmetrize<M>(A * g.transpose());
+      M C = spd_ops::symmetrize<M>(A * g.transpose());
+      return e + shift == 0 ? C : spd_ops::ldexp_mat(C, e + shift);
     }
-    // g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
+    // 2^e g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
     template <class F>
-    M color_fun(const spd_ops::SymEig<M>& e, F f) const {
-      M W = g * e.U;
-      typename spd_ops::SymEig<M>::VecType fd = e.d.unaryExpr(f);
+    M color_fun(const spd_ops::SymEig<M>& eig, F f) const {
+      M W = g * eig.U;
+      typename spd_ops::SymEig<M>::VecType fd = eig.d.unaryExpr(f);
       M A = W * fd.asDiagonal();
-      return spd_ops::symmetrize<M>(A * W.transpose());
+      M C = spd_ops::symmetrize<M>(A * W.transpose());
+      return e == 0 ? C : spd_ops::ldexp_mat(C, e);
     }
+    // 2^e g Exp(X) g^T. When exp of the largest eigenvalue would overflow
+    // (or 2^e is not 1) the largest is factored out and recombined with 2^e
+    // in the exponent: the result overflows only if it is beyond double
+    // precision itself.
+    M color_exp(const spd_ops::SymEig<M>& eig) const {
+      const double top = eig.d.maxCoeff();
+      if (e == 0 && top <= 700.0) return color_fun(eig, [](double x) { return std::exp(x); });
+      if (!std::isfinite(top)) return color_fun(eig, [](double x) { return std::exp(x); });
+      M W = g * eig.U;
+      typename spd_ops::SymEig<M>::VecType fd =
+          eig.d.unaryExpr([top](double x) { return std::exp(x - top); });
+      M A = W * fd.asDiagonal();
+      M C = spd_ops::symmetrize<M>(A * W.transpose());
+      // scale 2^e e^top = 2^n e^r with n integer
+      const double log2_scale = e + top / M_LN2;
+      if (!(std::fabs(log2_scale) < 1e6)) return C * (log2_scale > 0 ? HUGE_VAL : 0.0);
+      const int n = static_cast<int>(std::floor(log2_scale));
+      return spd_ops::ldexp_mat<M>(C * std::exp((log2_scale - n) * M_LN2), n);
+    }
+    // |Log(g^-1 Q g^-T)|_F with the scales of p and Q taken apart:
+    // g^-1 Q g^-T = 2^s W has log-eigenvalues log(w_i) + s log 2.
     double dist_to(const M& Q) const {
-      return spd_ops::sym_eigenvalues<M>(whiten(Q)).array().log().matrix().norm();
+      int s = 0;
+      M W = whiten_split(Q, s);
+      typename spd_ops::SymEig<M>::VecType l = spd_ops::sym_eigenvalues<M>(W).array().log();
+      if (s != 0) l.array() += s * M_LN2;
+      return robust_norm(Vec(l));
     }
   };
 
@@ -399,8 +504,32 @@ class SPDLogEuclideanT : public SPDSpaceT<K> {
     EigVec a = e.d.array().log();
     auto B = spd_ops::sym_basis<M>(k_);
     Mat out(k_ * k_, B.size());
-    for (size_t i = 0; i < B.size(); ++i) out.col(i) = spd_ops::as_vec(spd_ops::dexp<M>(a, e.U, B[i]));
+    for (size_t i = 0; i < B.size(); ++i) {
+      poll_interrupt();
+      out.col(i) = spd_ops::as_vec(spd_ops::dexp<M>(a, e.U, B[i]));
+    }
     return out;
+  }
+  // tangent_basis(p) is dExp_{Log p}(E_i) and dlog inverts dExp, so the
+  // coordinates of v are those of dlog_p(v) in the basis E of Sym(k), and
+  // exp_p(sum z_i b_i) = Exp(Log p + sum z_i E_i): O(k^3), no basis built.
+  Vec tangent_coords(const Vec& p, const Vec& v) const override {
+    M W = spd_ops::dlog(spd_ops::sym_eig<M>(mat(p)), mat(v));
+    Vec z(this->dim());
+    int idx = 0;
+    for (int i = 0; i < k_; ++i) z(idx++) = W(i, i);
+    for (int j = 0; j < k_; ++j)
+      for (int i = j + 1; i < k_; ++i) z(idx++) = std::sqrt(2.0) * W(i, j);
+    return z;
+  }
+  std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
+    std::shared_ptr<M> L(new M(mat_log(p)));
+    int k = k_;
+    return [L, k](const Vec& z) {
+      M X = *L + spd_ops::sym_from_coords<M>(z, k);
+      return spd_ops::as_vec(
+          spd_ops::sym_fun(spd_ops::sym_eig<M>(X), [](double x) { return std::exp(x); }));
+    };
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
     auto e = spd_ops::sym_eig<M>(mat(p));

@@ -3,7 +3,10 @@
 #ifndef DPMANIFOLD_SPHERE_HPP
 #define DPMANIFOLD_SPHERE_HPP
 
+#include "complement_basis.hpp"
 #include "manifold.hpp"
+
+#include <memory>
 
 namespace dpmanifold {
 
@@ -15,7 +18,7 @@ inline double angle(const Vec& p, const Vec& q) {
 }
 
 inline Vec exp(const Vec& p, const Vec& v) {
-  double L = v.norm();
+  double L = robust_norm(v);
   Vec out = std::cos(L) * p + sinc(L) * v;
   return out / out.norm();  // remove rounding drift off the sphere
 }
@@ -44,7 +47,7 @@ inline Vec log(const Vec& p, const Vec& q) {
 // Transport of w from p along t -> exp_p(t v): the component along the
 // direction of travel turns with the geodesic, the rest is unchanged.
 inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
-  double L = v.norm();
+  double L = robust_norm(v);
   if (L < 1e-300) return w;
   Vec e = v / L;
   double a = e.dot(w);
@@ -56,7 +59,8 @@ inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
 class Sphere : public Manifold {
  public:
   explicit Sphere(int d) : d_(d) {
-    if (d < 1) throw std::invalid_argument("d must be a positive integer");
+    if (d < 1 || d > std::numeric_limits<int>::max() - 1)
+      throw std::invalid_argument("d must be a positive integer below 2^31 - 1");
   }
   std::string name() const override { return "sphere"; }
   int dim() const override { return d_; }
@@ -84,11 +88,21 @@ class Sphere : public Manifold {
   // R(., e)e = identity off e (K = 1), zero along e.
   Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
-    double L = v.norm();
+    double L = robust_norm(v);
     if (L < 1e-300) return f(1.0, 0.0) * w;
     Vec e = v / L;
     double a = e.dot(w);
     return f(0.0, L) * a * e + f(1.0, L) * (w - a * e);
+  }
+  // T_p S^d is the complement of p: a Householder reflection gives its
+  // basis and coordinates in O(d) per vector (never a (d+1)^2 matrix).
+  Mat tangent_basis(const Vec& p) const override { return ComplementBasis(p).basis(); }
+  Vec tangent_coords(const Vec& p, const Vec& v) const override {
+    return ComplementBasis(p).coords(v);
+  }
+  std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
+    std::shared_ptr<const ComplementBasis> B = std::make_shared<const ComplementBasis>(p);
+    return [B, p](const Vec& z) { return sphere_ops::exp(p, B->from_coords(z)); };
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
     Vec z(d_ + 1);
