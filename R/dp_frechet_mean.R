@@ -153,7 +153,9 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     wrapped_laplace = ,
     wrapped_gaussian = cpp_rwrapped(M, fm(), sigma, f, 1L, sub("wrapped_", "", mechanism))[, 1],
     euclidean_laplace = euclidean_baseline(M, Xa, eps, b, align)$estimate)
-  est <- check_release_value(M, est)
+  # finite and on the manifold (the ambient SPD baseline may leave the cone)
+  est <- as.numeric(check_representable(M, matrix(est), "radius",
+                                        if (mechanism == "euclidean_laplace" && inherits(M, "spd")) "tangent" else "point"))
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
     warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
@@ -241,51 +243,15 @@ check_noise_representable <- function(M, radius, sigma, kind, call = sys.call(-1
   if (is.infinite(lim)) return(invisible(TRUE))
   if (radius > lim) {
     abort_arg("radius", sprintf("is %.4g: points that far from the centre are not representable in double precision on %s (at most %g)",
-                                radius, manifold_label(M), lim), call)
+                                radius, manifold_label(M), lim), call, class = "dpmanifold_not_representable")
   }
   q <- if (kind == "gaussian") sigma * sqrt(stats::qchisq(1e-12, M$dim, lower.tail = FALSE)) else
     stats::qgamma(1e-12, M$dim, scale = sigma, lower.tail = FALSE)
   if (radius + q > lim) {
     abort_arg("epsilon", sprintf("gives a noise scale sigma = %.4g whose draws are not representable in double precision on %s; use a larger epsilon or a smaller radius",
-                                 sigma, manifold_label(M)), call)
+                                 sigma, manifold_label(M)), call, class = "dpmanifold_not_representable")
   }
   invisible(TRUE)
-}
-
-# A released value must be finite and on the manifold; otherwise the call
-# fails (only possible with negligible probability after the public check).
-check_release_value <- function(M, est, call = sys.call(-1)) {
-  est <- as.numeric(est)
-  if (any(!is.finite(est))) {
-    stop(structure(class = c("dpmanifold_error", "error", "condition"),
-                   list(message = "the release is not representable in double precision", call = call)))
-  }
-  est
-}
-
-# Which privacy notion a call asks for, validated.
-resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.call(-1)) {
-  if (mechanism == "wrapped_gaussian") {
-    if (!is.null(mu)) {
-      check_positive_number(mu, "mu", call = call)
-      return(list(type = "gdp", mu = mu, epsilon = NA_real_, delta = 0))
-    }
-    if (is.null(epsilon)) abort_arg("epsilon", "is required (or give `mu` for Gaussian DP)", call)
-    check_epsilon(epsilon, call = call)
-    if (!is.null(alpha)) {
-      ok <- is.numeric(alpha) && length(alpha) == 1 && !is.na(alpha) && alpha > 1 && is.finite(alpha)
-      if (!ok) abort_arg("alpha", "must be a single finite number > 1 (the Renyi order)", call)
-      return(list(type = "rdp", alpha = alpha, epsilon = epsilon, delta = 0))
-    }
-    if (is.null(delta)) abort_arg("delta", "is required for the Gaussian mechanism under (epsilon, delta)-DP (or give `mu` or `alpha`)", call)
-    check_delta(delta, call = call)
-    return(list(type = "approximate", epsilon = epsilon, delta = delta))
-  }
-  if (is.null(epsilon)) abort_arg("epsilon", "is required", call)
-  check_epsilon(epsilon, call = call)
-  if (!is.null(delta)) check_delta(delta, call = call)
-  if (!is.null(mu) || !is.null(alpha)) abort_arg(if (is.null(mu)) "alpha" else "mu", "only applies to mechanism = \"wrapped_gaussian\"", call)
-  list(type = "pure", epsilon = epsilon, delta = 0)
 }
 
 # Ambient ("Euclidean") baselines of the papers' comparisons, one method per
