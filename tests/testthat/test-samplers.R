@@ -451,6 +451,16 @@ test_that("rejection samplers fail with a classed, data-independent error", {
   err <- expect_error(dpmanifold:::release_laplace(P, as.vector(diag(10)), 0.03, as.vector(diag(10)), 0.5),
                       class = "dpmanifold_sampler_error")
   expect_false(grepl("`mean`", conditionMessage(err)))
+  expect_false(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace"))
+  expect_true(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_false(dpmanifold:::exact_sampler_available(P, 0.2, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_true(dpmanifold:::exact_sampler_available(sphere(2), 0.01, c(0, 0, 1), pi / 8, "kng"))
+  # KNG where its noise fills the ball in dimension 36: refused before the data are read
+  K <- kendall_shape(20)
+  z <- dpmanifold:::to_ambient(K, mfd_random_point(K), "z")[, 1]
+  expect_false(dpmanifold:::exact_sampler_available(K, 0.0184, z, 0.3, "kng"))
+  expect_error(dpmanifold:::release_kng(K, matrix(z, ncol = 5, nrow = length(z)), 0.0184, z, 0.3),
+               class = "dpmanifold_sampler_error")
   # the loop's public bound reached (forced with a bound certified for p_fail ~ 1)
   set.seed(316)
   S2 <- sphere(2)
