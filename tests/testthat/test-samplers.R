@@ -353,12 +353,15 @@ test_that("exact KNG on S^2 matches a polar-grid quadrature of its density and a
 
 test_that("exact KNG on Kendall(4) and SPD(2) agrees with long MCMC chains", {
   set.seed(314)
-  ctrl <- mcmc_control(burnin = 2000, thin = 100)
+  # thinning 500: with 100 the chain's draws stay correlated enough to push
+  # KS p-values (which assume independence) down to ~0.01; with 1000 and 4000
+  # draws each, p = 0.24-0.45 on SPD(2)
+  ctrl <- mcmc_control(burnin = 2000, thin = 500)
   K <- kendall_shape(4)
   z0 <- mfd_random_point(K)
   X <- clip_to_ball(K, mfd_exp(K, z0, 0.12 * mfd_random_tangent(K, z0, 15)), z0, 0.3)
-  Ye <- rkng(K, 1200, X, 0.05, z0, 0.3)
-  Ym <- rkng(K, 1200, X, 0.05, z0, 0.3, mcmc = ctrl, method = "mcmc")
+  Ye <- rkng(K, 1000, X, 0.05, z0, 0.3)
+  Ym <- rkng(K, 1000, X, 0.05, z0, 0.3, mcmc = ctrl, method = "mcmc")
   xbar <- frechet_mean(K, X)$mean
   for (st in list(list("dist to centre", function(Y) mfd_dist(K, z0, Y)),
                   list("dist to mean", function(Y) mfd_dist(K, xbar, Y)))) {
@@ -368,8 +371,8 @@ test_that("exact KNG on Kendall(4) and SPD(2) agrees with long MCMC chains", {
   P <- spd(2)
   I2 <- diag(2)
   X <- clip_to_ball(P, mfd_exp(P, I2, 0.4 * mfd_random_tangent(P, I2, 15)), I2, 1)
-  Ye <- rkng(P, 1200, X, 0.15, I2, 1)
-  Ym <- rkng(P, 1200, X, 0.15, I2, 1, mcmc = ctrl, method = "mcmc")
+  Ye <- rkng(P, 1000, X, 0.15, I2, 1)
+  Ym <- rkng(P, 1000, X, 0.15, I2, 1, mcmc = ctrl, method = "mcmc")
   xbar <- frechet_mean(P, X)$mean
   for (st in list(list("dist to centre", function(Y) mfd_dist(P, I2, Y)),
                   list("dist to mean", function(Y) mfd_dist(P, xbar, Y)),
