@@ -77,6 +77,10 @@ cpp_rlaplace_exact <- function(M, mean, sigma, center, radius, n, mean_in_ball, 
     .Call(`_dpmanifold_cpp_rlaplace_exact`, M, mean, sigma, center, radius, n, mean_in_ball, p_fail)
 }
 
+cpp_exact_sampler_ok <- function(M, sigma, center, radius, kind) {
+    .Call(`_dpmanifold_cpp_exact_sampler_ok`, M, sigma, center, radius, kind)
+}
+
 cpp_rlaplace_mcmc <- function(M, mean, sigma, center, radius, mcmc) {
     .Call(`_dpmanifold_cpp_rlaplace_mcmc`, M, mean, sigma, center, radius, mcmc)
 }

@@ -50,9 +50,11 @@ sampler_status_error <- function(res, M, sigma, radius, what, call, mean_outside
               sigma, radius, what, res$max_attempts)
     } else {
       sprintf(paste("the exact %s sampler on %s (dimension %d) with sigma = %.4g and radius = %.4g would need",
-                    "more than %.0f proposals to fail with probability below 1e-10 (sigma is small compared",
-                    "with the radius in this dimension); use the untruncated law or MCMC"),
-              what, label, M$dim, sigma, radius, res$max_attempts)
+                    "more than %.0f proposals to fail with probability below 1e-10 (its noise is as wide as",
+                    "the ball in this dimension); %s"),
+              what, label, M$dim, sigma, radius, res$max_attempts,
+              if (what == "KNG") "use sampler = \"mcmc\" (an (epsilon, delta)-DP release), or more data or a larger epsilon"
+              else "use the untruncated law, sampler = \"mcmc\", or more data or a larger epsilon")
     },
     exhausted = sprintf(paste("the exact %s sampler on %s (sigma = %.4g, radius = %.4g) reached its public bound of",
                               "%.0f proposals, an event of probability below 1e-10; draw again"),
@@ -136,4 +138,19 @@ release_kng <- function(M, Xa, sigma, center, radius, sampler = c("exact", "mcmc
     cpp_rkng_mcmc(M, Xa, sigma, center, radius, mcmc_settings(mcmc, 1L))$draws[, 1]
   }
   as.numeric(y)
+}
+
+# Whether the exact sampler runs for these PUBLIC parameters (no data
+# needed): FALSE when its public bound on proposals exceeds the cap, i.e.
+# when release_laplace()/release_kng() with sampler = "exact" would raise
+# the classed refusal. mechanism "laplace" with truncated = FALSE asks about
+# the untruncated law.
+exact_sampler_available <- function(M, sigma, center, radius, mechanism = c("laplace", "kng"),
+                                    truncated = TRUE) {
+  mechanism <- check_choice(mechanism)
+  if (mechanism == "laplace" && !isTRUE(truncated)) {
+    if (!(sigma < max_untruncated_sigma(M))) return(FALSE)
+    radius <- Inf
+  }
+  cpp_exact_sampler_ok(M, sigma, as.numeric(center), radius, mechanism)
 }

@@ -266,6 +266,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_exact_sampler_ok
+bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double radius, std::string kind);
+RcppExport SEXP _dpmanifold_cpp_exact_sampler_ok(SEXP MSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP kindSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_sampler_ok(M, sigma, center, radius, kind));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_rlaplace_mcmc
 Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd center, double radius, Rcpp::List mcmc);
 RcppExport SEXP _dpmanifold_cpp_rlaplace_mcmc(SEXP MSEXP, SEXP meanSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP) {
@@ -604,6 +619,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
     {"_dpmanifold_cpp_max_untruncated_sigma", (DL_FUNC) &_dpmanifold_cpp_max_untruncated_sigma, 1},
     {"_dpmanifold_cpp_rlaplace_exact", (DL_FUNC) &_dpmanifold_cpp_rlaplace_exact, 8},
+    {"_dpmanifold_cpp_exact_sampler_ok", (DL_FUNC) &_dpmanifold_cpp_exact_sampler_ok, 5},
     {"_dpmanifold_cpp_rlaplace_mcmc", (DL_FUNC) &_dpmanifold_cpp_rlaplace_mcmc, 6},
     {"_dpmanifold_cpp_rkng_exact", (DL_FUNC) &_dpmanifold_cpp_rkng_exact, 6},
     {"_dpmanifold_cpp_rkng_mcmc", (DL_FUNC) &_dpmanifold_cpp_rkng_mcmc, 6},

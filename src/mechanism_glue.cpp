@@ -71,6 +71,20 @@ Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorX
   return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("status") = "ok");
 }
 
+// Whether the exact sampler accepts these public parameters (a bound on
+// proposals within the cap), decided without data: kind "laplace" (mean in
+// the ball; radius = Inf for the untruncated law) or "kng".
+// [[Rcpp::export]]
+bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double radius, std::string kind) {
+  auto m = manifold_from_r(M);
+  dpm::Ball ball(*m, center, radius);
+  if (kind == "kng") {
+    MatrixXd none(m->ambient_dim(), 0);
+    return dpm::KngExact(*m, none, sigma, ball, kPFail).ok();
+  }
+  return dpm::BallLaplace(*m, sigma, ball, true).plan(kPFail).ok();
+}
+
 // Riemannian Laplace by Metropolis-Hastings on B_radius(center) (radius =
 // Inf: the whole manifold), started at the public centre, with the public
 // step of public_mcmc_step() unless the settings give one.

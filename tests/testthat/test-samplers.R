@@ -353,12 +353,15 @@ test_that("exact KNG on S^2 matches a polar-grid quadrature of its density and a
 
 test_that("exact KNG on Kendall(4) and SPD(2) agrees with long MCMC chains", {
   set.seed(314)
-  ctrl <- mcmc_control(burnin = 2000, thin = 100)
+  # thinning 500: with 100 the chain's draws stay correlated enough to push
+  # KS p-values (which assume independence) down to ~0.01; with 1000 and 4000
+  # draws each, p = 0.24-0.45 on SPD(2)
+  ctrl <- mcmc_control(burnin = 2000, thin = 500)
   K <- kendall_shape(4)
   z0 <- mfd_random_point(K)
   X <- clip_to_ball(K, mfd_exp(K, z0, 0.12 * mfd_random_tangent(K, z0, 15)), z0, 0.3)
-  Ye <- rkng(K, 1200, X, 0.05, z0, 0.3)
-  Ym <- rkng(K, 1200, X, 0.05, z0, 0.3, mcmc = ctrl, method = "mcmc")
+  Ye <- rkng(K, 1000, X, 0.05, z0, 0.3)
+  Ym <- rkng(K, 1000, X, 0.05, z0, 0.3, mcmc = ctrl, method = "mcmc")
   xbar <- frechet_mean(K, X)$mean
   for (st in list(list("dist to centre", function(Y) mfd_dist(K, z0, Y)),
                   list("dist to mean", function(Y) mfd_dist(K, xbar, Y)))) {
@@ -368,8 +371,8 @@ test_that("exact KNG on Kendall(4) and SPD(2) agrees with long MCMC chains", {
   P <- spd(2)
   I2 <- diag(2)
   X <- clip_to_ball(P, mfd_exp(P, I2, 0.4 * mfd_random_tangent(P, I2, 15)), I2, 1)
-  Ye <- rkng(P, 1200, X, 0.15, I2, 1)
-  Ym <- rkng(P, 1200, X, 0.15, I2, 1, mcmc = ctrl, method = "mcmc")
+  Ye <- rkng(P, 1000, X, 0.15, I2, 1)
+  Ym <- rkng(P, 1000, X, 0.15, I2, 1, mcmc = ctrl, method = "mcmc")
   xbar <- frechet_mean(P, X)$mean
   for (st in list(list("dist to centre", function(Y) mfd_dist(P, I2, Y)),
                   list("dist to mean", function(Y) mfd_dist(P, xbar, Y)),
@@ -451,6 +454,16 @@ test_that("rejection samplers fail with a classed, data-independent error", {
   err <- expect_error(dpmanifold:::release_laplace(P, as.vector(diag(10)), 0.03, as.vector(diag(10)), 0.5),
                       class = "dpmanifold_sampler_error")
   expect_false(grepl("`mean`", conditionMessage(err)))
+  expect_false(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace"))
+  expect_true(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_false(dpmanifold:::exact_sampler_available(P, 0.2, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_true(dpmanifold:::exact_sampler_available(sphere(2), 0.01, c(0, 0, 1), pi / 8, "kng"))
+  # KNG where its noise fills the ball in dimension 36: refused before the data are read
+  K <- kendall_shape(20)
+  z <- dpmanifold:::to_ambient(K, mfd_random_point(K), "z")[, 1]
+  expect_false(dpmanifold:::exact_sampler_available(K, 0.0184, z, 0.3, "kng"))
+  expect_error(dpmanifold:::release_kng(K, matrix(z, ncol = 5, nrow = length(z)), 0.0184, z, 0.3),
+               class = "dpmanifold_sampler_error")
   # the loop's public bound reached (forced with a bound certified for p_fail ~ 1)
   set.seed(316)
   S2 <- sphere(2)
