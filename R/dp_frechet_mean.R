@@ -254,6 +254,31 @@ check_noise_representable <- function(M, radius, sigma, kind, call = sys.call(-1
   invisible(TRUE)
 }
 
+# Which privacy notion a call asks for, validated.
+resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.call(-1)) {
+  if (mechanism == "wrapped_gaussian") {
+    if (!is.null(mu)) {
+      check_positive_number(mu, "mu", call = call)
+      return(list(type = "gdp", mu = mu, epsilon = NA_real_, delta = 0))
+    }
+    if (is.null(epsilon)) abort_arg("epsilon", "is required (or give `mu` for Gaussian DP)", call)
+    check_epsilon(epsilon, call = call)
+    if (!is.null(alpha)) {
+      ok <- is.numeric(alpha) && length(alpha) == 1 && !is.na(alpha) && alpha > 1 && is.finite(alpha)
+      if (!ok) abort_arg("alpha", "must be a single finite number > 1 (the Renyi order)", call)
+      return(list(type = "rdp", alpha = alpha, epsilon = epsilon, delta = 0))
+    }
+    if (is.null(delta)) abort_arg("delta", "is required for the Gaussian mechanism under (epsilon, delta)-DP (or give `mu` or `alpha`)", call)
+    check_delta(delta, call = call)
+    return(list(type = "approximate", epsilon = epsilon, delta = delta))
+  }
+  if (is.null(epsilon)) abort_arg("epsilon", "is required", call)
+  check_epsilon(epsilon, call = call)
+  if (!is.null(delta)) check_delta(delta, call = call)
+  if (!is.null(mu) || !is.null(alpha)) abort_arg(if (is.null(mu)) "alpha" else "mu", "only applies to mechanism = \"wrapped_gaussian\"", call)
+  list(type = "pure", epsilon = epsilon, delta = 0)
+}
+
 # Ambient ("Euclidean") baselines of the papers' comparisons, one method per
 # manifold class. baseline_scale() gives their sensitivity and scale from
 # public quantities; euclidean_baseline() returns the ambient estimate.

@@ -617,6 +617,7 @@ release_sequential <- function(ctx, eps, fit) {
 #'   evaluate a private geodesic.
 #' @export
 predict.dp_release <- function(object, newdata, ...) {
+  check_release(object, "object")
   if (!identical(object$statistic, "geodesic_regression")) abort_arg("object", "is not a regression release")
   if (!is.numeric(newdata) || any(!is.finite(newdata))) abort_arg("newdata", "must be finite numeric covariate values")
   M <- object$manifold
@@ -631,6 +632,7 @@ predict.dp_release <- function(object, newdata, ...) {
 #' @rdname dp_release
 #' @export
 coef.dp_release <- function(object, ...) {
+  check_release(object, "object")
   if (identical(object$statistic, "geodesic_regression")) object$estimate[c("p", "v", "x0")] else object$estimate
 }
 

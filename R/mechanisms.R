@@ -44,6 +44,11 @@ mcmc_control <- function(burnin = 5000, steps = 5000, thin = 100, step = NULL, k
             class = "mcmc_control")
 }
 
+check_mcmc <- function(mcmc, call = sys.call(-1)) {
+  if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()", call)
+  invisible(mcmc)
+}
+
 mcmc_settings <- function(ctrl, n_draws) {
   if (!inherits(ctrl, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()", call = sys.call(-1))
   s <- unclass(ctrl)
@@ -171,7 +176,9 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
                              mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
+  check_output_size(n, M$ambient_dim, "n")
   method <- check_choice(method)
+  check_mcmc(mcmc)
   m <- as_points(M, mean, "mean")[, 1]
   check_positive_number(sigma, "sigma")
   if (!(is.logical(truncated) && length(truncated) == 1L && !is.na(truncated))) {
@@ -199,7 +206,9 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
+  check_output_size(n, M$ambient_dim, "n")
   method <- check_choice(method)
+  check_mcmc(mcmc)
   Xa <- as_data_points(M, X, "X")
   check_positive_number(sigma, "sigma")
   b <- sampler_ball(M, center, radius)
@@ -236,10 +245,12 @@ rwrapped <- function(M, n, mean, sigma, footpoint, kind, call = sys.call(-1)) {
                            manifold_label(M)), call)
   }
   n <- check_count(n, "n")
+  check_output_size(n, M$ambient_dim, "n")
   m <- as_points(M, mean, "mean")[, 1]
   f <- as_points(M, footpoint, "footpoint")[, 1]
   check_positive_number(sigma, "sigma")
-  from_ambient(M, cpp_rwrapped(M, m, sigma, f, n, kind), single = n == 1L)
+  draws <- check_representable(M, cpp_rwrapped(M, m, sigma, f, n, kind), "sigma", "point")
+  from_ambient(M, draws, single = n == 1L)
 }
 
 sampler_ball <- function(M, center, radius, call = sys.call(-1)) {
@@ -281,8 +292,11 @@ dkng <- function(M, y, X, sigma) {
 #' @export
 driemann_laplace <- function(M, y, mean, sigma) {
   check_manifold(M)
+  Y <- as_points(M, y, "y")
+  m <- as_points(M, mean, "mean")
+  if (ncol(m) != 1L) abort_arg("mean", "must be a single point")
   check_positive_number(sigma, "sigma")
-  -mfd_dist(M, mean, y) / sigma
+  -cpp_dist(M, m, Y) / sigma
 }
 
 #' @rdname dkng

@@ -25,20 +25,24 @@ const char* plan_status(const dpm::LaplacePlan& p) {
 // [[Rcpp::export]]
 Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter,
                             double tol) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   auto r = dpm::frechet_mean(*m, X, w, x0, max_iter, tol);
   return Rcpp::List::create(Rcpp::Named("mean") = r.mean, Rcpp::Named("iterations") = r.iterations,
                             Rcpp::Named("grad_norm") = r.grad_norm,
                             Rcpp::Named("objective") = r.objective,
                             Rcpp::Named("converged") = r.converged);
+  DPM_GLUE_END
 }
 
 // sigma at and above which the untruncated Riemannian Laplace law is not
 // normalisable (Inf on compact and flat manifolds).
 // [[Rcpp::export]]
 double cpp_max_untruncated_sigma(Rcpp::List M) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   return dpm::PolarLaplace::max_sigma(*m);
+  DPM_GLUE_END
 }
 
 // n exact draws of the Riemannian Laplace law around `mean`, restricted to
@@ -49,6 +53,7 @@ double cpp_max_untruncated_sigma(Rcpp::List M) {
 // [[Rcpp::export]]
 Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
                               double radius, int n, bool mean_in_ball, double p_fail = 1e-10) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -69,6 +74,7 @@ Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorX
     draws.col(j) = y;
   }
   return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("status") = "ok");
+  DPM_GLUE_END
 }
 
 // Whether the exact sampler accepts these public parameters (a bound on
@@ -76,6 +82,7 @@ Rcpp::List cpp_rlaplace_exact(Rcpp::List M, VectorXd mean, double sigma, VectorX
 // the ball; radius = Inf for the untruncated law) or "kng".
 // [[Rcpp::export]]
 bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double radius, std::string kind) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::Ball ball(*m, center, radius);
   if (kind == "kng") {
@@ -83,6 +90,7 @@ bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double ra
     return dpm::KngExact(*m, none, sigma, ball, kPFail).ok();
   }
   return dpm::BallLaplace(*m, sigma, ball, true).plan(kPFail).ok();
+  DPM_GLUE_END
 }
 
 // Riemannian Laplace by Metropolis-Hastings on B_radius(center) (radius =
@@ -91,6 +99,7 @@ bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double ra
 // [[Rcpp::export]]
 Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
                              double radius, Rcpp::List mcmc) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -99,12 +108,14 @@ Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd
   auto r = dpm::metropolis_hastings(*m, target, ball, center, dpm::public_mcmc_step(sigma, m->dim()),
                                     s, rng);
   return mcmc_to_r(r, s);
+  DPM_GLUE_END
 }
 
 // n exact draws of the KNG law of the data X on B_radius(center).
 // [[Rcpp::export]]
 Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
                           int n) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -123,6 +134,7 @@ Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd cente
     draws.col(j) = y;
   }
   return Rcpp::List::create(Rcpp::Named("draws") = draws, Rcpp::Named("status") = "ok");
+  DPM_GLUE_END
 }
 
 // KNG by Metropolis-Hastings on the ball, started at the public centre; the
@@ -131,6 +143,7 @@ Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd cente
 // [[Rcpp::export]]
 Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
                          Rcpp::List mcmc) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -140,6 +153,7 @@ Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center
   auto r = dpm::metropolis_hastings(*m, target, ball, center,
                                     dpm::public_mcmc_step(sigma / c, m->dim()), s, rng);
   return mcmc_to_r(r, s);
+  DPM_GLUE_END
 }
 
 // Wrapped Laplace / Gaussian around log_{footpoint}(mean), written straight
@@ -147,6 +161,7 @@ Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center
 // [[Rcpp::export]]
 Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, VectorXd footpoint,
                                  int n, std::string kind) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   auto exp_coords = m->exp_coords_from(footpoint);
@@ -155,53 +170,73 @@ Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, Vect
   Rcpp::NumericMatrix out(m->ambient_dim(), n);
   Eigen::Map<MatrixXd> draws(out.begin(), m->ambient_dim(), n);
   VectorXd work;
-  for (int j = 0; j < n; ++j) draws.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng, work);
+  for (int j = 0; j < n; ++j) {
+    dpm::poll_interrupt();
+    draws.col(j) = dpm::wrapped_draw(exp_coords, c, sigma, k, rng, work);
+  }
   return out;
+  DPM_GLUE_END
 }
 
 // K-norm noise in R^d (rows: draws).
 // [[Rcpp::export]]
 MatrixXd cpp_euclidean_laplace_noise(int d, double sigma, int n) {
+  DPM_GLUE_BEGIN
   RRng rng;
   MatrixXd out(d, n);
   VectorXd z(d);
   for (int j = 0; j < n; ++j) {
+    dpm::poll_interrupt();
     dpm::euclidean_laplace_noise(z, sigma, rng);
     out.col(j) = z;
   }
   return out;
+  DPM_GLUE_END
 }
 
 // KNG gradient (1/n) sum log_y(x_j) at each column of Y.
 // [[Rcpp::export]]
 MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   MatrixXd out(Y.rows(), Y.cols());
-  for (int j = 0; j < Y.cols(); ++j) out.col(j) = dpm::kng_gradient(*m, Y.col(j), X);
+  for (int j = 0; j < Y.cols(); ++j) {
+    dpm::poll_interrupt();
+    out.col(j) = dpm::kng_gradient(*m, Y.col(j), X);
+  }
   return out;
+  DPM_GLUE_END
 }
 
 // Norm of the KNG gradient at each column of Y.
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   Rcpp::NumericVector out(Y.cols());
-  for (int j = 0; j < Y.cols(); ++j) out[j] = m->norm(Y.col(j), dpm::kng_gradient(*m, Y.col(j), X));
+  for (int j = 0; j < Y.cols(); ++j) {
+    dpm::poll_interrupt();
+    out[j] = m->norm(Y.col(j), dpm::kng_gradient(*m, Y.col(j), X));
+  }
   return out;
+  DPM_GLUE_END
 }
 
 // log J(v) at p: the volume density in normal coordinates (tests).
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_log_volume_density(Rcpp::List M, VectorXd p, MatrixXd V) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   Rcpp::NumericVector out(V.cols());
   for (int j = 0; j < V.cols(); ++j) out[j] = m->log_volume_density(p, V.col(j));
   return out;
+  DPM_GLUE_END
 }
 
 // The table of bounds log(sinh x / x) <= A x^2 + B x (tests check it).
 // [[Rcpp::export]]
 Rcpp::NumericMatrix cpp_sinhc_bound_table() {
+  DPM_GLUE_BEGIN
   const auto& t = dpm::polar::sinhc_bounds();
   Rcpp::NumericMatrix out(t.size(), 2);
   for (size_t i = 0; i < t.size(); ++i) {
@@ -209,6 +244,7 @@ Rcpp::NumericMatrix cpp_sinhc_bound_table() {
     out(i, 1) = t[i].B;
   }
   return out;
+  DPM_GLUE_END
 }
 
 // ---------------------------------------------------------------------------
@@ -219,6 +255,7 @@ Rcpp::NumericMatrix cpp_sinhc_bound_table() {
 // [[Rcpp::export]]
 Rcpp::List cpp_study_laplace_acceptance(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
                                         double radius, int n, bool mean_in_ball) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -238,11 +275,13 @@ Rcpp::List cpp_study_laplace_acceptance(Rcpp::List M, VectorXd mean, double sigm
       Rcpp::Named("acceptance_lb") = plan.acc_lb,
       Rcpp::Named("max_attempts") = static_cast<double>(plan.max_attempts),
       Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(proposals) : NA_REAL);
+  DPM_GLUE_END
 }
 
 // [[Rcpp::export]]
 Rcpp::List cpp_study_kng_acceptance(Rcpp::List M, MatrixXd X, double sigma, VectorXd center,
                                     double radius, int n) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::Ball ball(*m, center, radius);
@@ -256,4 +295,5 @@ Rcpp::List cpp_study_kng_acceptance(Rcpp::List M, MatrixXd X, double sigma, Vect
   return Rcpp::List::create(
       Rcpp::Named("ok") = law.ok(), Rcpp::Named("acceptance_lb") = law.acceptance_lb(),
       Rcpp::Named("acceptance") = done > 0 ? done / static_cast<double>(proposals) : NA_REAL);
+  DPM_GLUE_END
 }
