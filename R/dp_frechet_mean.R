@@ -8,8 +8,8 @@
 #' [dp_release]).
 #'
 #' Mechanisms (\eqn{h = h(2r, \kappa_{max})}, see [frechet_sensitivity()]):
-#' * `"laplace"` (the default on every manifold: smallest measured error,
-#'   see the table below): the Riemannian Laplace mechanism around the
+#' * `"laplace"` (the default except on Kendall's shape space: smallest
+#'   measured error, see the table below): the Riemannian Laplace mechanism around the
 #'   Frechet mean, \eqn{\Delta = 2r(2-h)/(nh)} (Reimherr, Bharath and Soto
 #'   2021, Theorems 1-2). With `truncated = FALSE` (the default where it
 #'   exists) the law is the untruncated one on the whole manifold, whose
@@ -23,7 +23,8 @@
 #'   \eqn{\propto \exp(-\|n^{-1}\sum Log_y(x_i)\|_y / \sigma)} on the ball,
 #'   \eqn{\Delta = 2r(2-h)/n}, \eqn{\sigma = 2\Delta/\epsilon} (Soto et al.
 #'   2022, Theorems 1-2), drawn exactly by rejection from a Riemannian
-#'   Laplace envelope.
+#'   Laplace envelope. The default on `kendall_shape()` where that exact
+#'   sampler runs for the public parameters ([default_mechanism()]).
 #' * `"wrapped_laplace"`, `"wrapped_gaussian"`: exponential-wrapped
 #'   mechanisms on Hadamard manifolds (`spd()`, `euclidean()`) with public
 #'   footpoint, \eqn{\Delta = 2r/n}. Laplace: epsilon-DP with
@@ -60,7 +61,20 @@
 #' Mean geodesic distance between the release and the non-private Frechet
 #' mean (`inst/scripts/mechanism-table.R`, results in
 #' `inst/extdata/mechanism-table.rds`; epsilon = 1):
-#' MECHANISM_TABLE
+#' \tabular{llllllll}{
+#'   manifold, r \tab n \tab Laplace \tab Laplace (trunc.) \tab KNG \tab wrapped Laplace \tab wrapped Gauss.* \tab ambient \cr
+#'   S^2, 0.393 \tab 20 \tab 0.1163 \tab 0.1810 \tab 0.1677 \tab - \tab - \tab 0.1328 \cr
+#'   S^2, 0.393 \tab 100 \tab 0.0246 \tab 0.0505 \tab 0.0401 \tab - \tab - \tab 0.0272 \cr
+#'   Kendall(4), 0.3 \tab 20 \tab 0.2544 \tab 0.2292 \tab 0.2037 \tab - \tab - \tab 0.5569 \cr
+#'   Kendall(4), 0.3 \tab 100 \tab 0.0761 \tab 0.1477 \tab 0.0719 \tab - \tab - \tab 0.1204 \cr
+#'   SPD(2) affine-invariant, 1 \tab 20 \tab 0.3060 \tab 0.5127 \tab 0.5109 \tab 0.3203 \tab 0.5938 \tab 0.5658 (99\% SPD) \cr
+#'   SPD(2) affine-invariant, 1 \tab 100 \tab 0.0614 \tab 0.1209 \tab 0.1156 \tab 0.0598 \tab 0.1198 \tab 0.1546 \cr
+#'   SPD(2) log-Euclidean, 1 \tab 20 \tab 0.2866 \tab 0.4839 \tab 0.5052 \tab 0.2899 \tab 0.6075 \tab 0.3101 \cr
+#'   SPD(2) log-Euclidean, 1 \tab 100 \tab 0.0609 \tab 0.1213 \tab 0.1256 \tab 0.0603 \tab 0.1181 \tab 0.0586 \cr
+#'   R^2, 1 \tab 20 \tab 0.2038 \tab 0.3599 \tab 0.3601 \tab 0.1988 \tab 0.4673 \tab 0.1933 \cr
+#'   R^2, 1 \tab 100 \tab 0.0357 \tab 0.0762 \tab 0.0823 \tab 0.0386 \tab 0.0943 \tab 0.0400 \cr
+#' }
+#' 300 data sets per row; * the wrapped Gaussian is (1, 1e-5)-DP, listed for reference.
 #'
 #' @param M A manifold, see [manifolds].
 #' @param X Data in the layout of `M` (n points). Kendall data may be raw
@@ -110,28 +124,29 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                             mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE) {
   cl <- match.call()
   check_manifold(M)
-  mechanism <- if (is.null(mechanism)) default_mechanism(M) else
+  mechanism <- if (is.null(mechanism)) NULL else
     check_choice(mechanism, c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"), "mechanism")
   sampler <- check_choice(sampler, c("exact", "mcmc"), "sampler")
   check_flag(seed_scale, "seed_scale")
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(truncated)) check_flag(truncated, "truncated")
   if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
-  privacy <- resolve_privacy(mechanism, if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
-  if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
+  privacy <- resolve_privacy(mechanism %||% "laplace", if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
+  if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
     abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (spd() or euclidean()); on %s use \"laplace\" or \"kng\"",
                                    mechanism, manifold_label(M)))
   }
-  if (sampler == "mcmc" && !mechanism %in% c("kng", "laplace")) {
+  if (sampler == "mcmc" && !is.null(mechanism) && !mechanism %in% c("kng", "laplace")) {
     abort_arg("sampler", sprintf("\"mcmc\" applies to mechanisms \"laplace\" and \"kng\" only (\"%s\" is drawn exactly)", mechanism))
   }
-  if (isTRUE(seed_scale) && !mechanism %in% c("kng", "laplace")) {
+  if (isTRUE(seed_scale) && !is.null(mechanism) && !mechanism %in% c("kng", "laplace")) {
     abort_arg("seed_scale", "applies to mechanisms \"laplace\" and \"kng\" only")
   }
   Xa <- as_data_points(M, X, "X")
   n <- ncol(Xa)
   b <- resolve_ball(M, Xa, center, radius)
   Xa <- b$X
+  if (is.null(mechanism)) mechanism <- default_mechanism(M, n, privacy$epsilon, b$center, b$radius)
   f <- if (is.null(footpoint)) b$center else as_points(M, footpoint, "footpoint")[, 1]
   fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), b$center, 1000L, 1e-12)$mean
 
@@ -176,17 +191,31 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' Default private mechanism of a manifold
 #'
 #' The mechanism [dp_frechet_mean()] uses when none is given: the one with
-#' the smallest measured expected error on that manifold (see the table in
-#' [dp_frechet_mean()]). It depends on the manifold only, never on data.
+#' the smallest measured expected error (see the table in
+#' [dp_frechet_mean()]). That is the untruncated Riemannian Laplace
+#' mechanism on every manifold except Kendall's shape space, where KNG is
+#' more accurate (the Laplace sensitivity pays for the largest curvature, 4,
+#' in every direction). KNG is chosen only where its exact sampler runs for
+#' these public parameters; otherwise the default falls back to
+#' `"laplace"`. The choice depends on public quantities only, never on the
+#' data.
 #'
 #' @param M A manifold, see [manifolds].
+#' @param n,epsilon,center,radius Optional public sample size, budget and
+#'   ball; without them the preferred mechanism of `M` is returned.
 #' @return A mechanism name.
 #' @examples
 #' default_mechanism(sphere(2))
+#' default_mechanism(kendall_shape(4))
 #' @export
-default_mechanism <- function(M) {
+default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
-  "laplace"
+  preferred <- if (inherits(M, "kendall_shape")) "kng" else "laplace"
+  if (preferred == "kng" && !is.null(n) && !is.null(epsilon) && !is.null(center) && !is.null(radius)) {
+    sigma <- 2 * frechet_sensitivity(M, radius, n, "kng") / epsilon
+    if (!isTRUE(exact_sampler_available(M, sigma, center, radius, "kng"))) preferred <- "laplace"
+  }
+  preferred
 }
 
 release_sampler <- function(sampler, mcmc) {
