@@ -439,3 +439,64 @@ test_that("method = \"energy\" releases public facts only, says MCMC, and lands 
   })
   expect_lt(stats::median(ratios), 2)
 })
+
+test_that("the energy chain reproduces an exact rejection sampler of its law on S^2 (small n epsilon)", {
+  # exact: uniform proposals on the chart domain accepted with exp(-u / T)
+  # (u >= 0); 300 draws of each, KS p > 0.01 on every coordinate of p and v
+  set.seed(43)
+  D <- sphere_regression_data(20)
+  eps <- 0.5
+  tau <- 0.15
+  Temp <- tau^2 / eps
+  t <- D$x - 0.5
+  Y <- dpmanifold:::resolve_ball(D$M, dpmanifold:::to_ambient(D$M, D$y, "y"), D$center, D$radius)$X
+  unif_ball <- function(k, rad) {
+    z <- rnorm(k)
+    z * rad * runif(1)^(1 / k) / sqrt(sum(z^2))
+  }
+  m <- 300
+  ex <- matrix(NA, 6, m)
+  i <- 0
+  while (i < m) {
+    x <- c(unif_ball(2, D$radius), unif_ball(2, 2 * D$radius))
+    pv <- chart_point(D$M, D$center, x)
+    u <- dpmanifold:::cpp_regression_clipped_loss(D$M, t, Y, pv$p, pv$v, tau)
+    if (log(runif(1)) < -u / Temp) {
+      i <- i + 1
+      ex[, i] <- c(pv$p, pv$v)
+    }
+  }
+  ch <- replicate(m, {
+    r <- dp_geodesic_regression(D$M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
+                                x_range = c(0, 1), method = "energy")
+    c(r$estimate$p, r$estimate$v)
+  })
+  for (j in 1:6) expect_gt(suppressWarnings(stats::ks.test(ex[j, ], ch[j, ])$p.value), 0.01)
+})
+
+test_that("default energy chains match chains 20 times longer on SPD(2) and Kendall shapes", {
+  skip_if_not(extended, "extended statistical test (DPMANIFOLD_EXTENDED_TESTS=true)")
+  set.seed(44)
+  cases <- regression_cases()[c("spd_ai", "kendall", "sphere")]
+  for (nm in names(cases)) {
+    cs <- cases[[nm]]
+    M <- cs$M
+    x <- runif(150)
+    y <- geodesic_data(M, cs$p, cs$v, x - 0.5, noise = 0.02)
+    ctr <- cs$p
+    rad <- 1.1 * max(mfd_dist(M, ctr, y))
+    one <- function(ctrl) {
+      r <- dp_geodesic_regression(M, x, y, epsilon = 1, tau = 0.08, center = ctr, radius = rad, x_range = c(0, 1),
+                                  method = "energy", mcmc = ctrl)
+      P <- dpmanifold:::to_ambient(M, r$estimate$p, "p")
+      V <- dpmanifold:::to_ambient(M, r$estimate$v, "v")
+      c(mfd_dist(M, ctr, r$estimate$p), sqrt(sum(V^2)), P[1:2, 1], V[1:2, 1])
+    }
+    d <- M$dim
+    short <- replicate(100, one(NULL))
+    long <- replicate(100, one(mcmc_control(burnin = 20 * 300 * d, steps = 20 * 300 * d)))
+    for (j in seq_len(nrow(short))) {
+      expect_gt(suppressWarnings(stats::ks.test(short[j, ], long[j, ])$p.value), 0.01, label = paste(nm, j))
+    }
+  }
+})
