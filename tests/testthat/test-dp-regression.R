@@ -481,7 +481,7 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
   for (nm in names(cases)) {
     cs <- cases[[nm]]
     M <- cs$M
-    x <- runif(150)
+    x <- runif(60)
     y <- geodesic_data(M, cs$p, cs$v, x - 0.5, noise = 0.02)
     ctr <- cs$p
     rad <- 1.1 * max(mfd_dist(M, ctr, y))
@@ -493,8 +493,8 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
       c(mfd_dist(M, ctr, r$estimate$p), sqrt(sum(V^2)), P[1:2, 1], V[1:2, 1])
     }
     d <- M$dim
-    short <- replicate(100, one(NULL))
-    long <- replicate(100, one(mcmc_control(burnin = 20 * 300 * d, steps = 20 * 300 * d)))
+    short <- replicate(60, one(NULL))
+    long <- replicate(60, one(mcmc_control(burnin = 20 * 300 * d, steps = 20 * 300 * d)))
     for (j in seq_len(nrow(short))) {
       expect_gt(suppressWarnings(stats::ks.test(short[j, ], long[j, ])$p.value), 0.01, label = paste(nm, j))
     }
