@@ -221,7 +221,7 @@ test_that("a release holds the estimate and public facts only, identical across 
     expect_true(is.null(a$privacy$split) || isTRUE(all.equal(sum(a$privacy$split), 0.5)))
   }
   # a constant covariate is a valid input of every private method
-  for (method in c("joint", "tangent")) {
+  for (method in c("joint", "energy", "tangent")) {
     expect_silent(r <- dp_geodesic_regression(D$M, rep(0.3, 40), D$y, epsilon = 1, tau = 0.15, center = D$center,
                                               radius = D$radius, x_range = c(0, 1), method = method))
     expect_true(r$privacy$private)
