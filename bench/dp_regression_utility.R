@@ -139,8 +139,8 @@ for (ne in spd_settings) {
     j <- do.call(dp_geodesic_regression, base)
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
-    enl <- if (quick) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
-             mcmc = mcmc_control(burnin = 20 * 900, steps = 20 * 900))))
+    enl <- if (quick || n > 100) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
+             mcmc = mcmc_control(burnin = 20 * 900, steps = 20 * 900))))   # 20x chains where affordable
     c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0),
       energy = release_ratio(en, P, D$x, D$y, E0),
       energy_20x = if (is.null(enl)) NA else release_ratio(enl, P, D$x, D$y, E0))
