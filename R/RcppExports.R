@@ -153,6 +153,14 @@ cpp_regression_chart_kng <- function(M, t, Y, tau, sigma, w, m0, domain, kind, x
     .Call(`_dpmanifold_cpp_regression_chart_kng`, M, t, Y, tau, sigma, w, m0, domain, kind, x0, step, scale, jump, jump_prob, steps, n_draws, max_attempts, keep_chain)
 }
 
+cpp_regression_clipped_loss <- function(M, t, Y, p, v, tau) {
+    .Call(`_dpmanifold_cpp_regression_clipped_loss`, M, t, Y, p, v, tau)
+}
+
+cpp_regression_chart_em <- function(M, t, Y, taus, temps, steps, step_sizes, m0, domain, x0, scale, jump, jump_prob) {
+    .Call(`_dpmanifold_cpp_regression_chart_em`, M, t, Y, taus, temps, steps, step_sizes, m0, domain, x0, scale, jump, jump_prob)
+}
+
 cpp_regression_p_step <- function(M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc) {
     .Call(`_dpmanifold_cpp_regression_p_step`, M, x, Y, tau, sigma, center, R, p_hat, v_hat, p0, mcmc)
 }

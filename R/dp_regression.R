@@ -78,6 +78,35 @@
 #' finite chain is (epsilon, delta)-DP with an unknown delta, and the
 #' release says so.
 #'
+#' **`method = "energy"`: the exponential mechanism on the clipped energy.**
+#' With \eqn{u(p, v) = \sum_i \min(d(Exp_p(t_i v), y_i)^2, \tau_e^2)/2}
+#' (\eqn{\tau_e = \min(\tau, r + R + V/2)}) the release has density
+#' \deqn{f(p, v) \propto \exp(-\epsilon\, u(p, v) / \tau_e^2)}
+#' on the public domain (the same chart and base measure as above).
+#' *Privacy.* Each record contributes a value in \eqn{[0, \tau_e^2/2]} to
+#' \eqn{u} at every \eqn{(p, v)}, so replacing one record moves \eqn{u} by at
+#' most \eqn{\Delta_u = \tau_e^2/2} everywhere; the density is
+#' \eqn{\exp(-\epsilon u / (2\Delta_u))}, the exponential mechanism of
+#' McSherry and Talwar, epsilon-DP for any data. *Why.* The clipped loss is
+#' flat (\eqn{n\tau_e^2/2}) far from the data, so unlike the KNG law, whose
+#' gradient norm is bounded once residuals are clipped, the far region
+#' carries weight \eqn{e^{-n\epsilon/2}}; near the fit the law is about
+#' Gaussian with covariance \eqn{\tau_e^2 (n\epsilon)^{-1} H^{-1}}, an
+#' expected excess energy of about \eqn{d\tau_e^2/(n\epsilon)} (d the
+#' dimension of M). Its rate is \eqn{1/\sqrt{n\epsilon}} against the KNG
+#' law's \eqn{1/(n\epsilon)}, but it stays near the fit at small
+#' \eqn{n\epsilon} and on large public domains, where the KNG law does not.
+#' *Sampler.* A random-walk chain in the chart from the public start (the
+#' centre, zero velocity), first through a public schedule of laws with
+#' clip levels \eqn{\tau_e 2^k} (\eqn{k = K, \dots, 1}, \eqn{\tau_e 2^K \ge
+#' r + R + V/2}; \eqn{100 d} steps each), which leads it into the basin of
+#' the fit, then `burnin + steps` steps on the released law; step
+#' \eqn{2.38/\sqrt{2d}} times the law's public width
+#' \eqn{\tau_k/\sqrt{n\epsilon}} (velocity coordinates times
+#' \eqn{\sqrt{12}}, the Gauss-Newton scale of the public design). A finite
+#' chain is (epsilon, delta)-DP with an unknown delta, and the release says
+#' so. On `euclidean()` this method is the exact linear KNG law below.
+#'
 #' **`method = "tangent"`.** Each response is mapped to
 #' \eqn{z_i = Log_{center}(y_i)} (coordinates in \eqn{R^d}, \eqn{|z_i| \le r})
 #' and the line \eqn{z = a + t b} is released by the exact linear KNG law
@@ -130,7 +159,7 @@
 #'   [max_radius()]). Missing: taken from the data, with the warning.
 #' @param x_range Public covariate range (two increasing numbers). Missing:
 #'   `range(x)`, with the warning.
-#' @param method `"joint"`, `"tangent"` or `"sequential"`.
+#' @param method `"joint"`, `"energy"`, `"tangent"` or `"sequential"`.
 #' @param p_radius,v_bound Public domain of the law: the footpoint within
 #'   `p_radius` of `center` (default `radius`; below the injectivity radius),
 #'   the velocity over the whole `x_range` of norm at most `v_bound` (default
@@ -138,8 +167,8 @@
 #' @param localise Share of `epsilon` spent on the first stage (in [0, 1)).
 #' @param weight Public weight w of the velocity gradient (default: see
 #'   Details).
-#' @param sampler `"auto"`, `"exact"` or `"mcmc"` (joint method only; the
-#'   other methods are always exact).
+#' @param sampler `"auto"`, `"exact"` or `"mcmc"` (joint method; `"energy"`
+#'   is always a chain, `"tangent"` and the Euclidean case always exact).
 #' @param mcmc Chain settings ([mcmc_control()]; `burnin` and `steps` add up
 #'   to the chain length, `step` overrides the public step). Default: 300 +
 #'   300 steps per parameter dimension pair (chain length \eqn{600 \cdot 2d}
@@ -150,12 +179,14 @@
 #' @return A [dp_release] whose `estimate` is `list(p, v, x0, x_range)`
 #'   (footpoint at `x0`, the middle of `x_range`; velocity per unit of x).
 #'   `sensitivity` and `sigma` are named by stage (`joint`, `localise`;
+#'   `energy` for `"energy"`, with sigma the temperature T;
 #'   `p`, `v` for `"sequential"`), `bounds` holds the public bounds and the
 #'   second stage's domain, `sampler` the kind and public settings.
 #' @references Kulkarni and Soto, Differentially private geodesic regression
 #'   (eq. 5-8 and 20/44, appendices A and C); Soto, Bharath, Reimherr and
 #'   Slavkovic (2022) for KNG; Reimherr and Awan (2019), KNG: the K-norm
-#'   gradient mechanism.
+#'   gradient mechanism; McSherry and Talwar (2007), Mechanism design via
+#'   differential privacy (the exponential mechanism, `method = "energy"`).
 #' @examples
 #' S2 <- sphere(2)
 #' x <- runif(100)
@@ -168,6 +199,8 @@
 #' predict(rel, c(0, 0.5, 1))
 #' dp_geodesic_regression(S2, x, y, epsilon = 1, center = mid, radius = 0.45,
 #'                        x_range = c(0, 1), method = "tangent")
+#' dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.15, center = mid, radius = 0.45,
+#'                        x_range = c(0, 1), method = "energy")
 #' # DP linear regression
 #' xe <- runif(500)
 #' ye <- 1 + 2 * xe + rnorm(500, sd = 0.5)
@@ -175,13 +208,13 @@
 #'                             radius = 2.5, x_range = c(0, 1)))
 #' @export
 dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, radius = NULL,
-                                   x_range = NULL, method = c("joint", "tangent", "sequential"),
+                                   x_range = NULL, method = c("joint", "energy", "tangent", "sequential"),
                                    p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                    sampler = c("auto", "exact", "mcmc"), mcmc = NULL,
                                    return_nonprivate = FALSE) {
   cl <- match.call()
   check_manifold(M)
-  method <- check_choice(method, c("joint", "tangent", "sequential"), "method")
+  method <- check_choice(method, c("joint", "energy", "tangent", "sequential"), "method")
   sampler <- check_choice(sampler, c("auto", "exact", "mcmc"), "sampler")
   check_flag(return_nonprivate, "return_nonprivate")
   eps <- resolve_regression_epsilon(if (missing(epsilon)) NULL else epsilon, method)
@@ -193,6 +226,9 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   if (exact_only && sampler == "mcmc") {
     abort_arg("sampler", sprintf("\"mcmc\" does not apply: %s is always drawn exactly",
                                  if (flat) "DP linear regression" else "method = \"tangent\""))
+  }
+  if (method == "energy" && !flat && sampler == "exact") {
+    abort_arg("sampler", "\"exact\" does not apply to method = \"energy\" (drawn by a chain); use \"auto\" or \"mcmc\"")
   }
   Y <- as_data_points(M, y, "y")
   n <- ncol(Y)
@@ -223,6 +259,8 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     release_sequential(ctx, eps, nonprivate_fit())
   } else if (exact_only) {
     release_tangent(ctx, eps)
+  } else if (method == "energy") {
+    release_energy(ctx, eps)
   } else {
     release_joint(ctx, eps)
   }
@@ -256,7 +294,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     estimate = list(p = from_ambient(M, matrix(out$p), single = TRUE),
                     v = from_ambient(M, matrix(out$v / width), single = TRUE),
                     x0 = x0, x_range = cv$range),
-    manifold = M, mechanism = "kng", statistic = "geodesic_regression", privacy = privacy,
+    manifold = M, mechanism = out$mechanism %||% "kng", statistic = "geodesic_regression", privacy = privacy,
     sensitivity = out$sensitivity, sigma = out$sigma, bounds = bounds, n = n,
     sampler = out$sampler, nonprivate = nonprivate, call = cl, method = method)
 }
@@ -584,6 +622,45 @@ release_joint <- function(ctx, eps) {
   sampler <- if (kind == "exact") list(kind = "exact") else
     list(kind = "mcmc", settings = list(burnin = chain$burnin, steps = chain$steps, step = step))
   c(list(p = pv$p[, 1], v = pv$v[, 1]), facts, list(sampler = sampler))
+}
+
+# Exponential mechanism on the clipped energy (method = "energy"): density
+# exp(-u(p, v) / T) on the public domain (chart coordinates at the centre),
+# u = sum_i min(d_i^2, tau_e^2) / 2, T = tau_e^2 / epsilon (each record moves
+# u by at most tau_e^2 / 2). Drawn by a random-walk chain from the public
+# start (centre, zero velocity) through a public schedule of clip levels
+# tau_e 2^k (k = K, ..., 1: a burn-in on wider, unclipped-like laws that
+# leads the chain into the basin of the fit), then `burnin + steps` steps on
+# the released law. Steps: 2.38 / sqrt(2d) times the law's public width
+# tau_k / sqrt(epsilon n) (velocity coordinates times sqrt(12), the
+# Gauss-Newton scale of the public design).
+release_energy <- function(ctx, eps) {
+  M <- ctx$M
+  d <- M$dim
+  n <- ctx$n
+  r <- ctx$radius
+  top <- r + ctx$R0 + ctx$V0 / 2
+  tau_e <- min(ctx$tau, top)
+  Temp <- tau_e^2 / eps
+  K <- max(0L, as.integer(ceiling(log2(top / tau_e))))
+  taus <- c(tau_e * 2^rev(seq_len(K))[seq_len(K)], tau_e)
+  taus <- pmin(taus, top)
+  chain <- regression_chain(ctx$mcmc, d)
+  anneal <- 100L * d
+  steps <- as.integer(c(rep(anneal, K), chain$burnin + chain$steps))
+  width <- taus / sqrt(eps * n)
+  sizes <- if (chain$step > 0) chain$step * taus / tau_e else 2.38 / sqrt(2 * d) * width
+  sizes <- pmin(sizes, ctx$R0)
+  dom <- list(a = domain_block(ctx$R0, d), b = domain_block(ctx$V0, d))
+  scale <- c(rep(1, d), rep(sqrt(12), d))
+  x <- cpp_regression_chart_em(M, ctx$t, ctx$Y, taus, taus^2 / eps, steps, sizes, ctx$center, dom,
+                               numeric(2 * d), scale, .chain_jump[["factor"]], .chain_jump[["prob"]])
+  pv <- cpp_chart_points(M, ctx$center, matrix(x))
+  list(p = pv$p[, 1], v = pv$v[, 1], mechanism = "exponential",
+       sensitivity = c(energy = tau_e^2 / 2), sigma = c(energy = Temp), domain = dom,
+       sampler = list(kind = "mcmc", settings = list(burnin = chain$burnin, steps = chain$steps,
+                                                     step = sizes[length(sizes)],
+                                                     anneal = list(tau = taus[-length(taus)], steps = anneal))))
 }
 
 # The seed paper's sequential procedure (not DP: see the documentation).

@@ -11,7 +11,8 @@
 #     around the geodesic's midpoint. Energy ratio = E(private) / E(non-
 #     private fit) on the same data, for the joint release (default chain),
 #     the joint release with chains 20 times longer (the law the default
-#     chain should reproduce), and method = "tangent".
+#     chain should reproduce), method = "tangent", and method = "energy"
+#     (exponential mechanism on the clipped energy; default chain and 20x).
 #  2. SPD(2), Kulkarni and Soto appendix F: p, q ~ Wishart(I, 2) / 2,
 #     v = Log(p, q), x ~ U[0, 1], y = Exp(y_clean, xi), xi ~ N(0, 0.01^2 I)
 #     in the tangent space; tau = 0.05; public ball of radius |v|/2 + 0.2
@@ -92,14 +93,20 @@ for (ne in s2_settings) {
     jl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(sampler = "mcmc",
              mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
+    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
+    enl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "energy",
+             mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
     c(joint = release_ratio(j, S2, D$x, D$y, E0),
       joint_20x = if (is.null(jl)) NA else release_ratio(jl, S2, D$x, D$y, E0),
       tangent = release_ratio(tg, S2, D$x, D$y, E0),
+      energy = release_ratio(en, S2, D$x, D$y, E0),
+      energy_20x = if (is.null(enl)) NA else release_ratio(enl, S2, D$x, D$y, E0),
       exact = j$sampler$kind == "exact")
   })
   s2_rows[[length(s2_rows) + 1L]] <- data.frame(
     n = n, epsilon = eps, nonprivate = 1, joint = median(res["joint", ]),
     joint_20x_chain = median(res["joint_20x", ]), tangent = median(res["tangent", ]),
+    energy = median(res["energy", ]), energy_20x_chain = median(res["energy_20x", ]),
     joint_exact_share = mean(res["exact", ]))
 }
 cat("\n== 1. S^2 (Kulkarni and Soto 4.1; tau = 0.15, radius 0.4): median energy ratio over", reps, "data sets ==\n")
@@ -131,10 +138,17 @@ for (ne in spd_settings) {
     base <- list(P, D$x, D$y, epsilon = eps, tau = 0.05, center = D$center, radius = D$radius, x_range = c(0, 1))
     j <- do.call(dp_geodesic_regression, base)
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
-    c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0))
+    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
+    enl <- if (quick || n > 100) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
+             mcmc = mcmc_control(burnin = 20 * 900, steps = 20 * 900))))   # 20x chains where affordable
+    c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0),
+      energy = release_ratio(en, P, D$x, D$y, E0),
+      energy_20x = if (is.null(enl)) NA else release_ratio(enl, P, D$x, D$y, E0))
   })
   spd_rows[[length(spd_rows) + 1L]] <- data.frame(n = n, epsilon = eps, nonprivate = 1,
-                                                  joint = median(res["joint", ]), tangent = median(res["tangent", ]))
+                                                  joint = median(res["joint", ]), tangent = median(res["tangent", ]),
+                                                  energy = median(res["energy", ]),
+                                                  energy_20x_chain = median(res["energy_20x", ]))
 }
 cat("\n== 2. SPD(2) (appendix F; tau = 0.05): median energy ratio over", reps, "data sets ==\n")
 cat("   target: <= 2 at (500, 1)\n")
@@ -162,13 +176,15 @@ if (requireNamespace("shapes", quietly = TRUE)) {
     base <- list(K, x01[priv], Z[, , priv], epsilon = 5, tau = tau, center = ctr, radius = rad, x_range = c(0, 1))
     j <- do.call(dp_geodesic_regression, base)
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
+    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
     c(joint = release_ratio(j, K, x01[priv], Z[, , priv], E0),
-      tangent = release_ratio(tg, K, x01[priv], Z[, , priv], E0), n = sum(priv), radius = rad, tau = tau)
+      tangent = release_ratio(tg, K, x01[priv], Z[, , priv], E0),
+      energy = release_ratio(en, K, x01[priv], Z[, , priv], E0), n = sum(priv), radius = rad, tau = tau)
   })
   cat("\n== 3. Kendall shapes, shapes::rats (log age; 6 public pilot animals, the rest private; epsilon = 5 per record):\n")
-  cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f (target <= 1.5)\n",
+  cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f, energy %.3f (target <= 1.5)\n",
               reps, as.integer(res["n", 1]), median(res["radius", ]), median(res["tau", ]),
-              median(res["joint", ]), median(res["tangent", ])))
+              median(res["joint", ]), median(res["tangent", ]), median(res["energy", ])))
 } else {
   cat("\n== 3. Kendall shapes: skipped (package shapes not installed)\n")
 }
@@ -224,4 +240,12 @@ times <- replicate(if (quick) 2 else 7, {
 })
 cat(sprintf("\n== 5. One release at n = 1000 on S^2 (epsilon = 1, default chain): median %.2f s elapsed, %.2f s CPU (target < 1 s)\n",
             median(times["elapsed", ]), median(times["cpu", ])))
+times <- replicate(if (quick) 2 else 7, {
+  t0 <- proc.time()
+  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1),
+                         method = "energy")
+  el <- proc.time() - t0
+  c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
+})
+cat(sprintf("   method = \"energy\": median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

@@ -558,6 +558,45 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_regression_clipped_loss
+double cpp_regression_clipped_loss(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd p, VectorXd v, double tau);
+RcppExport SEXP _dpmanifold_cpp_regression_clipped_loss(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP pSEXP, SEXP vSEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type t(tSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v(vSEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_clipped_loss(M, t, Y, p, v, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_chart_em
+Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd taus, VectorXd temps, Rcpp::IntegerVector steps, VectorXd step_sizes, VectorXd m0, Rcpp::List domain, VectorXd x0, VectorXd scale, double jump, double jump_prob);
+RcppExport SEXP _dpmanifold_cpp_regression_chart_em(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP tausSEXP, SEXP tempsSEXP, SEXP stepsSEXP, SEXP step_sizesSEXP, SEXP m0SEXP, SEXP domainSEXP, SEXP x0SEXP, SEXP scaleSEXP, SEXP jumpSEXP, SEXP jump_probSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type t(tSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type temps(tempsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type steps(stepsSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type step_sizes(step_sizesSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type m0(m0SEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type domain(domainSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< double >::type jump(jumpSEXP);
+    Rcpp::traits::input_parameter< double >::type jump_prob(jump_probSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_chart_em(M, t, Y, taus, temps, steps, step_sizes, m0, domain, x0, scale, jump, jump_prob));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_regression_p_step
 Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma, VectorXd center, double R, VectorXd p_hat, VectorXd v_hat, VectorXd p0, Rcpp::List mcmc);
 RcppExport SEXP _dpmanifold_cpp_regression_p_step(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP tauSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP RSEXP, SEXP p_hatSEXP, SEXP v_hatSEXP, SEXP p0SEXP, SEXP mcmcSEXP) {
@@ -638,6 +677,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_chart_points", (DL_FUNC) &_dpmanifold_cpp_chart_points, 3},
     {"_dpmanifold_cpp_linear_kng_exact", (DL_FUNC) &_dpmanifold_cpp_linear_kng_exact, 6},
     {"_dpmanifold_cpp_regression_chart_kng", (DL_FUNC) &_dpmanifold_cpp_regression_chart_kng, 18},
+    {"_dpmanifold_cpp_regression_clipped_loss", (DL_FUNC) &_dpmanifold_cpp_regression_clipped_loss, 6},
+    {"_dpmanifold_cpp_regression_chart_em", (DL_FUNC) &_dpmanifold_cpp_regression_chart_em, 13},
     {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {NULL, NULL, 0}

@@ -150,6 +150,47 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   return out;
 }
 
+// Clipped squared loss sum_i min(d_i^2, tau^2) / 2 at (p, v).
+// [[Rcpp::export]]
+double cpp_regression_clipped_loss(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd p, VectorXd v,
+                                   double tau) {
+  auto m = manifold_from_r(M);
+  dpm::RegressionProblem P{*m, t, Y, tau};
+  return dpm::regression_clipped_loss(P, p, v);
+}
+
+// Exponential mechanism on the clipped loss in chart coordinates at m0,
+// drawn by a random-walk chain from x0 through a public schedule of levels:
+// level k targets exp(-u_k / temps[k]) with clip taus[k], for steps[k] steps
+// of size step_sizes[k] (scaled per coordinate by `scale`); the last level
+// is the released law. Returns the final state (2d).
+// [[Rcpp::export]]
+Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd taus,
+                                        VectorXd temps, Rcpp::IntegerVector steps,
+                                        VectorXd step_sizes, VectorXd m0, Rcpp::List domain,
+                                        VectorXd x0, VectorXd scale, double jump,
+                                        double jump_prob) {
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
+  dpm::RegressionDomain dom = domain_from_r(domain);
+  dpm::ChartSpace space{dom, scale, jump, jump_prob};
+  VectorXd x = x0;
+  for (int k = 0; k < taus.size(); ++k) {
+    dpm::RegressionProblem P{*m, t, Y, taus(k)};
+    dpm::ChartLossTarget target{P, chart, temps(k)};
+    dpm::MCMCSettings s;
+    s.burnin = 0;
+    s.thin = steps[k];
+    s.n_draws = 1;
+    s.step = step_sizes(k);
+    s.keep_chain = false;
+    auto r = dpm::run_metropolis(space, target, x, step_sizes(k), s, rng);
+    x = r.draws.col(0);
+  }
+  return x;
+}
+
 // Sequential p-step (v_hat carried to each p by transport).
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma,

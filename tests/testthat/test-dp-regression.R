@@ -221,7 +221,7 @@ test_that("a release holds the estimate and public facts only, identical across 
     expect_true(is.null(a$privacy$split) || isTRUE(all.equal(sum(a$privacy$split), 0.5)))
   }
   # a constant covariate is a valid input of every private method
-  for (method in c("joint", "tangent")) {
+  for (method in c("joint", "energy", "tangent")) {
     expect_silent(r <- dp_geodesic_regression(D$M, rep(0.3, 40), D$y, epsilon = 1, tau = 0.15, center = D$center,
                                               radius = D$radius, x_range = c(0, 1), method = method))
     expect_true(r$privacy$private)
@@ -349,4 +349,154 @@ test_that("dp_geodesic_regression validates its inputs with classed errors namin
   expect_equal(s$epsilon, 1)
   expect_equal(unname(s$sigma), 2 * unname(s$sensitivity[c("p", "v")]) / c(0.3, 0.7))
   expect_output(print(s), "NOT private")
+})
+
+# ---------------------------------------------------------------------------
+# method = "energy": the exponential mechanism on the clipped energy
+
+test_that("the clipped loss moves by at most tau^2 / 2 between neighbours, attained by an adversarial pair", {
+  set.seed(41)
+  n <- 15
+  tau <- 0.2
+  for (M in list(sphere(2), spd(2), kendall_shape(5))) {
+    d <- M$dim
+    ctr <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "c")[, 1]
+    worst <- 0
+    for (rep in 1:30) {
+      t <- runif(n, -0.5, 0.5)
+      Y <- dpmanifold:::to_ambient(M, mfd_random_point(M, n), "Y")
+      Y2 <- Y
+      Y2[, n] <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "y")[, 1]
+      t2 <- t
+      t2[n] <- runif(1, -0.5, 0.5)
+      pv <- chart_point(M, ctr, c(0.3 * rnorm(d), 0.5 * rnorm(d)))
+      u1 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Y, pv$p, pv$v, tau)
+      u2 <- dpmanifold:::cpp_regression_clipped_loss(M, t2, Y2, pv$p, pv$v, tau)
+      worst <- max(worst, abs(u1 - u2) / (tau^2 / 2))
+    }
+    expect_lte(worst, 1 + 1e-12)
+    # the bound is attained: one record on the geodesic, its neighbour 2 tau away
+    pv <- chart_point(M, ctr, c(rep(0.1, d), rep(0.2, d)))
+    t <- seq(-0.5, 0.5, length.out = n)
+    Fit <- dpmanifold:::cpp_binary_op(M, "exp", matrix(pv$p), outer(pv$v, t))
+    Y2 <- Fit
+    e <- dpmanifold:::to_ambient(M, mfd_random_tangent(M, dpmanifold:::from_ambient(M, Fit[, n, drop = FALSE], single = TRUE), 1), "e")
+    Y2[, n] <- dpmanifold:::cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], 2 * tau * e / sqrt(sum(e^2)))
+    u1 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Fit, pv$p, pv$v, tau)
+    u2 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Y2, pv$p, pv$v, tau)
+    expect_lt(u1, 1e-12)
+    expect_equal(u2, tau^2 / 2, tolerance = 1e-8)
+  }
+})
+
+test_that("method = \"energy\" releases public facts only, says MCMC, and lands near the fit on S^2 and SPD(2)", {
+  set.seed(42)
+  D <- sphere_regression_data(40)
+  D2 <- D
+  D2$y[1, ] <- -D$center
+  D2$x[1] <- 7
+  args <- list(M = D$M, epsilon = 0.5, tau = 0.15, center = D$center, radius = D$radius,
+               x_range = c(0, 1), method = "energy", mcmc = mcmc_control(burnin = 100, steps = 100))
+  set.seed(1); a <- do.call(dp_geodesic_regression, c(args, list(x = D$x, y = D$y)))
+  set.seed(1); b <- do.call(dp_geodesic_regression, c(args, list(x = D2$x, y = D2$y)))
+  set.seed(1); a2 <- do.call(dp_geodesic_regression, c(args, list(x = D$x, y = D$y)))
+  expect_identical(a$estimate, a2$estimate)
+  expect_identical(release_public_part(a), release_public_part(b))
+  expect_equal(a$mechanism, "exponential")
+  expect_equal(a$sampler$kind, "mcmc")
+  expect_true(a$privacy$delta_unknown)
+  expect_equal(unname(a$sensitivity), 0.15^2 / 2)
+  expect_equal(unname(a$sigma), 0.15^2 / 0.5)
+  expect_error(do.call(dp_geodesic_regression, c(args, list(x = D$x, y = D$y, sampler = "exact"))),
+               class = "dpmanifold_error")
+  # utility: the law is about Gaussian with expected excess energy
+  # d tau^2 / (n epsilon) over a non-private energy E0 (S^2: d = 2,
+  # E0 ~ 0.001, n = 200, epsilon = 2: ratio ~ 1.1); the median of 5 data
+  # sets must be below 1.5 (the KNG law's plateau gives ratios of 5-60 at
+  # such n epsilon, issue 10)
+  ratios <- replicate(5, {
+    D <- sphere_regression_data(200)
+    rel <- suppressWarnings(dp_geodesic_regression(D$M, D$x, D$y, epsilon = 2, tau = 0.15, center = D$center,
+                                                   radius = D$radius, x_range = c(0, 1), method = "energy",
+                                                   return_nonprivate = TRUE))
+    rel$nonprivate$energy_at_release / rel$nonprivate$energy
+  })
+  expect_lt(stats::median(ratios), 1.5)
+  expect_gte(min(ratios), 1 - 1e-8)
+  # SPD(2), appendix F's setting at n = 150, epsilon = 2 (d = 3, tau = 0.05,
+  # E0 ~ 1.5e-4: ratio ~ 1.25; the KNG law's median is in the thousands)
+  P <- spd(2)
+  ratios <- replicate(3, {
+    p <- stats::rWishart(1, 2, diag(2))[, , 1] / 2
+    v <- 0.6 * matrix(c(1, 0.3, 0.3, -0.5), 2)
+    x <- runif(150)
+    clean <- mfd_exp(P, p, array(outer(as.vector(v), x), c(2, 2, 150)))
+    y <- mfd_exp(P, clean, 0.01 * mfd_random_tangent(P, clean, 150))
+    rel <- suppressWarnings(dp_geodesic_regression(P, x, y, epsilon = 2, tau = 0.05, center = mfd_exp(P, p, v / 2),
+                                                   radius = mfd_norm(P, p, v) / 2 + 0.2, x_range = c(0, 1),
+                                                   method = "energy", return_nonprivate = TRUE))
+    rel$nonprivate$energy_at_release / rel$nonprivate$energy
+  })
+  expect_lt(stats::median(ratios), 2)
+})
+
+test_that("the energy chain reproduces an exact rejection sampler of its law on S^2 (small n epsilon)", {
+  # exact: uniform proposals on the chart domain accepted with exp(-u / T)
+  # (u >= 0); 300 draws of each, KS p > 0.01 on every coordinate of p and v
+  set.seed(43)
+  D <- sphere_regression_data(20)
+  eps <- 0.5
+  tau <- 0.15
+  Temp <- tau^2 / eps
+  t <- D$x - 0.5
+  Y <- dpmanifold:::resolve_ball(D$M, dpmanifold:::to_ambient(D$M, D$y, "y"), D$center, D$radius)$X
+  unif_ball <- function(k, rad) {
+    z <- rnorm(k)
+    z * rad * runif(1)^(1 / k) / sqrt(sum(z^2))
+  }
+  m <- 300
+  ex <- matrix(NA, 6, m)
+  i <- 0
+  while (i < m) {
+    x <- c(unif_ball(2, D$radius), unif_ball(2, 2 * D$radius))
+    pv <- chart_point(D$M, D$center, x)
+    u <- dpmanifold:::cpp_regression_clipped_loss(D$M, t, Y, pv$p, pv$v, tau)
+    if (log(runif(1)) < -u / Temp) {
+      i <- i + 1
+      ex[, i] <- c(pv$p, pv$v)
+    }
+  }
+  ch <- replicate(m, {
+    r <- dp_geodesic_regression(D$M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
+                                x_range = c(0, 1), method = "energy")
+    c(r$estimate$p, r$estimate$v)
+  })
+  for (j in 1:6) expect_gt(suppressWarnings(stats::ks.test(ex[j, ], ch[j, ])$p.value), 0.01)
+})
+
+test_that("default energy chains match chains 20 times longer on SPD(2) and Kendall shapes", {
+  skip_if_not(extended, "extended statistical test (DPMANIFOLD_EXTENDED_TESTS=true)")
+  set.seed(44)
+  cases <- regression_cases()[c("spd_ai", "kendall", "sphere")]
+  for (nm in names(cases)) {
+    cs <- cases[[nm]]
+    M <- cs$M
+    x <- runif(60)
+    y <- geodesic_data(M, cs$p, cs$v, x - 0.5, noise = 0.02)
+    ctr <- cs$p
+    rad <- 1.1 * max(mfd_dist(M, ctr, y))
+    one <- function(ctrl) {
+      r <- dp_geodesic_regression(M, x, y, epsilon = 1, tau = 0.08, center = ctr, radius = rad, x_range = c(0, 1),
+                                  method = "energy", mcmc = ctrl)
+      P <- dpmanifold:::to_ambient(M, r$estimate$p, "p")
+      V <- dpmanifold:::to_ambient(M, r$estimate$v, "v")
+      c(mfd_dist(M, ctr, r$estimate$p), sqrt(sum(V^2)), P[1:2, 1], V[1:2, 1])
+    }
+    d <- M$dim
+    short <- replicate(60, one(NULL))
+    long <- replicate(60, one(mcmc_control(burnin = 20 * 300 * d, steps = 20 * 300 * d)))
+    for (j in seq_len(nrow(short))) {
+      expect_gt(suppressWarnings(stats::ks.test(short[j, ], long[j, ])$p.value), 0.01, label = paste(nm, j))
+    }
+  }
 })

@@ -306,6 +306,31 @@ struct ChartKngTarget {
   }
 };
 
+// Clipped squared loss u(p, v) = sum_i min(d(exp_p(x_i v), y_i)^2, tau^2) / 2:
+// each record contributes a value in [0, tau^2 / 2], so replacing one record
+// changes u by at most tau^2 / 2 at every (p, v).
+inline double regression_clipped_loss(const RegressionProblem& P, const Vec& p, const Vec& v) {
+  const double t2 = P.tau * P.tau;
+  double s = 0.0;
+  for (int i = 0; i < P.n(); ++i) {
+    double d = P.M.dist(P.M.exp(p, P.x(i) * v), P.Y.col(i));
+    s += std::min(d * d, t2);
+  }
+  return s / 2.0;
+}
+
+// Log target of the exponential mechanism on the clipped loss in chart
+// coordinates: -u(p, v) / T (T = tau^2 / epsilon for epsilon-DP).
+struct ChartLossTarget {
+  const RegressionProblem& P;
+  const RegressionChart& chart;
+  double T;
+  double operator()(const Vec& x) const {
+    PairState s = chart.point(x);
+    return -regression_clipped_loss(P, s.p, s.v) / T;
+  }
+};
+
 // Random-walk chain space in the chart: y = x + s * diag(scale) * N(0, I)
 // with s = step, or s = step * jump with probability jump_prob (long moves
 // cross the wide low region of the law where most residuals are clipped;
