@@ -9,6 +9,7 @@ double tau_or_inf(double tau) { return tau > 0 ? tau : std::numeric_limits<doubl
 Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y,
                               Rcpp::Nullable<Rcpp::NumericVector> p0,
                               Rcpp::Nullable<Rcpp::NumericVector> v0, int max_iter, double tol) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::RegressionProblem P{*m, x, Y};
   VectorXd p, v;
@@ -23,24 +24,29 @@ Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y,
                             Rcpp::Named("iterations") = f.iterations,
                             Rcpp::Named("energy") = f.energy, Rcpp::Named("grad_norm") = f.grad_norm,
                             Rcpp::Named("converged") = f.converged);
+  DPM_GLUE_END
 }
 
 // tau <= 0 means no clipping.
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v,
                                    double tau) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
   auto g = dpm::regression_gradient(P, p, v);
   return Rcpp::List::create(Rcpp::Named("p") = g.gp, Rcpp::Named("v") = g.gv,
                             Rcpp::Named("energy") = g.energy, Rcpp::Named("clipped") = g.clipped);
+  DPM_GLUE_END
 }
 
 // [[Rcpp::export]]
 double cpp_regression_energy(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::RegressionProblem P{*m, x, Y};
   return dpm::regression_energy(P, p, v);
+  DPM_GLUE_END
 }
 
 namespace {
@@ -65,6 +71,7 @@ dpm::RegressionDomain domain_from_r(const Rcpp::List& dom) {
 // a d x n matrix.
 // [[Rcpp::export]]
 Eigen::MatrixXd cpp_chart_coords(Rcpp::List M, VectorXd m0, MatrixXd Y) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   MatrixXd B = m->tangent_basis(m0);
   MatrixXd out(B.cols(), Y.cols());
@@ -74,12 +81,14 @@ Eigen::MatrixXd cpp_chart_coords(Rcpp::List M, VectorXd m0, MatrixXd Y) {
     for (int j = 0; j < B.cols(); ++j) out(j, i) = m->inner(m0, B.col(j), l);
   }
   return out;
+  DPM_GLUE_END
 }
 
 // (p, v) of chart coordinates x = (a, b): columns of X (2d x k) -> list of
 // ambient matrices P and V (D x k).
 // [[Rcpp::export]]
 Rcpp::List cpp_chart_points(Rcpp::List M, VectorXd m0, MatrixXd X) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
   MatrixXd P(m0.size(), X.cols()), V(m0.size(), X.cols());
@@ -89,12 +98,14 @@ Rcpp::List cpp_chart_points(Rcpp::List M, VectorXd m0, MatrixXd X) {
     V.col(i) = s.v;
   }
   return Rcpp::List::create(Rcpp::Named("p") = P, Rcpp::Named("v") = V);
+  DPM_GLUE_END
 }
 
 // Exact linear KNG in R^d (responses Z, d x n, in a ball around 0).
 // [[Rcpp::export]]
 Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, double w,
                                      Rcpp::List domain, double max_attempts) {
+  DPM_GLUE_BEGIN
   RRng rng;
   dpm::LinearStats S(t, Z);
   try {
@@ -102,6 +113,7 @@ Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, doubl
   } catch (const std::runtime_error& e) {
     rethrow_limit(e);
   }
+  DPM_GLUE_END
 }
 
 // Joint KNG of geodesic regression in chart coordinates at m0. `kind`:
@@ -115,6 +127,7 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
                                     VectorXd x0, double step, VectorXd scale, double jump,
                                     double jump_prob, int steps, int n_draws, double max_attempts,
                                     bool keep_chain) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionProblem P{*m, t, Y, tau_or_inf(tau)};
@@ -148,15 +161,18 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   out["draws"] = r.draws;
   if (keep_chain) out["chain"] = r.chain;
   return out;
+  DPM_GLUE_END
 }
 
 // Clipped squared loss sum_i min(d_i^2, tau^2) / 2 at (p, v).
 // [[Rcpp::export]]
 double cpp_regression_clipped_loss(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd p, VectorXd v,
                                    double tau) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   dpm::RegressionProblem P{*m, t, Y, tau};
   return dpm::regression_clipped_loss(P, p, v);
+  DPM_GLUE_END
 }
 
 // Exponential mechanism on the clipped loss in chart coordinates at m0,
@@ -170,6 +186,7 @@ Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, Ve
                                         VectorXd step_sizes, VectorXd m0, Rcpp::List domain,
                                         VectorXd x0, VectorXd scale, double jump,
                                         double jump_prob) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
@@ -189,6 +206,7 @@ Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, Ve
     x = r.draws.col(0);
   }
   return x;
+  DPM_GLUE_END
 }
 
 // Sequential p-step (v_hat carried to each p by transport).
@@ -196,6 +214,7 @@ Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, Ve
 Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma,
                                  VectorXd center, double R, VectorXd p_hat, VectorXd v_hat,
                                  VectorXd p0, Rcpp::List mcmc) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
@@ -203,12 +222,14 @@ Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::PointSpace{*m, dpm::Ball(*m, center, R)}, target, p0, sigma, s, rng);
   return mcmc_to_r(r, s);
+  DPM_GLUE_END
 }
 
 // Sequential v-step at a fixed footpoint.
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double tau, double sigma,
                                  VectorXd p, double V, VectorXd v0, Rcpp::List mcmc) {
+  DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
   dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
@@ -216,4 +237,5 @@ Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::TangentBallSpace{*m, p, V}, target, v0, sigma, s, rng);
   return mcmc_to_r(r, s);
+  DPM_GLUE_END
 }
