@@ -108,6 +108,18 @@ manifold_constructors <- function() {
   unique(vapply(registered_manifolds(), function(t) manifold_entry(t)$constructor, character(1)))
 }
 
+# "spd() or euclidean()": the constructors of the registered Hadamard
+# manifolds (as the C++ core reports them at a small size), for messages.
+hadamard_constructors <- function() {
+  had <- vapply(registered_manifolds(), function(t) {
+    e <- manifold_entry(t)
+    isTRUE(cpp_manifold_info(list(type = t, size = max(e$min_size, 2L)))$hadamard)
+  }, logical(1))
+  ctors <- paste0(unique(vapply(registered_manifolds()[had], function(t) manifold_entry(t)$constructor, character(1))), "()")
+  if (length(ctors) < 2L) return(ctors)
+  paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
+}
+
 # Long and short names of a manifold.
 manifold_long_label <- function(M) manifold_entry(M)$label(M)
 manifold_label <- function(M) manifold_entry(M)$short_label(M)

@@ -133,8 +133,8 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
   privacy <- resolve_privacy(mechanism %||% "laplace", if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
-    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (spd() or euclidean()); on %s use \"laplace\" or \"kng\"",
-                                   mechanism, manifold_label(M)))
+    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
+                                   mechanism, hadamard_constructors(), manifold_label(M)))
   }
   if (sampler == "mcmc" && !is.null(mechanism) && !mechanism %in% c("kng", "laplace")) {
     abort_arg("sampler", sprintf("\"mcmc\" applies to mechanisms \"laplace\" and \"kng\" only (\"%s\" is drawn exactly)", mechanism))
