@@ -133,8 +133,8 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
   privacy <- resolve_privacy(mechanism %||% "laplace", if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
-    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (spd() or euclidean()); on %s use \"laplace\" or \"kng\"",
-                                   mechanism, manifold_label(M)))
+    abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
+                                   mechanism, hadamard_constructors(), manifold_label(M)))
   }
   if (sampler == "mcmc" && !is.null(mechanism) && !mechanism %in% c("kng", "laplace")) {
     abort_arg("sampler", sprintf("\"mcmc\" applies to mechanisms \"laplace\" and \"kng\" only (\"%s\" is drawn exactly)", mechanism))
@@ -167,10 +167,12 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     kng = release_kng(M, Xa, sigma, b$center, b$radius, sampler = sampler, mcmc = mcmc),
     wrapped_laplace = ,
     wrapped_gaussian = cpp_rwrapped(M, fm(), sigma, f, 1L, sub("wrapped_", "", mechanism))[, 1],
-    euclidean_laplace = euclidean_baseline(M, Xa, eps, b, align)$estimate)
-  # finite and on the manifold (the ambient SPD baseline may leave the cone)
-  est <- as.numeric(check_representable(M, matrix(est), "radius",
-                                        if (mechanism == "euclidean_laplace" && inherits(M, "spd")) "tangent" else "point"))
+    euclidean_laplace = euclidean_baseline(M, Xa, eps, b, align))
+  # finite and on the manifold (an ambient baseline may leave the manifold,
+  # e.g. the SPD cone: its method says so with off_manifold = TRUE)
+  off <- is.list(est) && isTRUE(est$off_manifold)
+  if (is.list(est)) est <- est$estimate
+  est <- as.numeric(check_representable(M, matrix(est), "radius", if (off) "tangent" else "point"))
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
     warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
@@ -210,7 +212,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
-  preferred <- if (inherits(M, "kendall_shape")) "kng" else "laplace"
+  preferred <- manifold_entry(M)$default_mechanism
   if (preferred == "kng" && !is.null(n) && !is.null(epsilon) && !is.null(center) && !is.null(radius)) {
     sigma <- 2 * frechet_sensitivity(M, radius, n, "kng") / epsilon
     if (!isTRUE(exact_sampler_available(M, sigma, center, radius, "kng"))) preferred <- "laplace"
@@ -258,10 +260,10 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
 
 # Distances from the centre beyond which points of a non-compact manifold
 # are no longer representable in double precision with room for the matrix
-# algebra (SPD: eigenvalues e^{+-100}).
+# algebra (declared by its registration: SPD, eigenvalues e^{+-100}).
 max_representable_distance <- function(M) {
   if (!M$hadamard) return(Inf)
-  if (inherits(M, "spd")) 100 else 1e100
+  manifold_entry(M)$max_distance
 }
 
 # Public check that the noise of a release stays representable: the radius
@@ -309,13 +311,29 @@ resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.cal
 }
 
 # Ambient ("Euclidean") baselines of the papers' comparisons, one method per
-# manifold class. baseline_scale() gives their sensitivity and scale from
-# public quantities; euclidean_baseline() returns the ambient estimate.
+# manifold class: they are specific to each embedding (the ambient distance
+# bound of the public ball and the way back onto the manifold differ), so a
+# manifold without methods has no baseline and mechanism =
+# "euclidean_laplace" is refused with a classed error. baseline_scale()
+# gives the sensitivity and scale from public quantities;
+# euclidean_baseline() returns list(estimate = ambient vector,
+# off_manifold = TRUE when the estimate may leave the manifold).
 baseline_scale <- function(M, radius, n, epsilon, align = TRUE) UseMethod("baseline_scale")
 euclidean_baseline <- function(M, Xa, epsilon, ball, align) UseMethod("euclidean_baseline")
 
+no_euclidean_baseline <- function(M, call = sys.call(-1)) {
+  abort_arg("mechanism", sprintf("\"euclidean_laplace\" has no ambient baseline on %s (it needs baseline_scale() and euclidean_baseline() methods for class \"%s\"); use \"laplace\" or \"kng\"",
+                                 manifold_label(M), class(M)[1]), call, class = "dpmanifold_no_baseline")
+}
+
 #' @export
-baseline_scale.default <- function(M, radius, n, epsilon, align = TRUE) {
+baseline_scale.default <- function(M, radius, n, epsilon, align = TRUE) no_euclidean_baseline(M)
+
+#' @export
+euclidean_baseline.default <- function(M, Xa, epsilon, ball, align) no_euclidean_baseline(M)
+
+#' @export
+baseline_scale.euclidean <- function(M, radius, n, epsilon, align = TRUE) {
   Delta <- 2 * radius / n
   list(sensitivity = Delta, sigma = Delta / epsilon)
 }
@@ -376,7 +394,7 @@ euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
   if (identical(M$metric, "log_euclidean")) {
     L <- matrix(rowMeans(vapply(seq_len(n), function(i) as.vector(sym_fun(matrix(Xa[, i], k), log)),
                                 numeric(k * k))), k)
-    return(list(estimate = as.vector(sym_fun(L + N, exp))))
+    return(list(estimate = as.vector(sym_fun(L + N, exp)), off_manifold = TRUE))
   }
   C <- matrix(ball$center, k)
   Ch <- sym_fun(C, sqrt)
@@ -386,7 +404,7 @@ euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
   est <- Ch %*% (Wbar + N) %*% Ch
   # may leave the SPD cone: the baseline's known weakness (post-processing
   # of the release, so checking it reveals nothing more)
-  list(estimate = as.vector((est + t(est)) / 2))
+  list(estimate = as.vector((est + t(est)) / 2), off_manifold = TRUE)
 }
 
 #' @export

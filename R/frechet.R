@@ -62,13 +62,13 @@ print.frechet_mean <- function(x, ...) {
   invisible(x)
 }
 
-# Data points: Kendall data may be raw configurations; everything else must
-# lie on the manifold.
+# Data points: a manifold may accept data in a raw form (Kendall: k x 2
+# configurations, turned into preshapes; its registration's prepare_data);
+# everything must then lie on the manifold.
 as_data_points <- function(M, X, arg, call = sys.call(-1)) {
-  if (inherits(M, "kendall_shape") && is.numeric(X) && length(dim(X)) %in% 2:3 && all(is.finite(X))) {
-    if (dim(X)[1] == M$size && dim(X)[2] == 2L) {
-      X <- tryCatch(as_preshape(X), dpmanifold_error = function(e) abort_arg(arg, sub("^`X` ", "", conditionMessage(e)), call))
-    }
+  prep <- manifold_entry(M)$prepare_data
+  if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
+    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
   }
   as_points(M, X, arg, call = call)
 }
@@ -90,11 +90,3 @@ default_init <- function(M, Xa, w) {
   Xa[, idx[which.min(rowSums(D^2))]]
 }
 
-manifold_label <- function(M) {
-  switch(M$type,
-    euclidean = sprintf("R^%d", M$size),
-    sphere = sprintf("S^%d", M$size),
-    spd_affine_invariant = sprintf("SPD(%d), affine-invariant", M$size),
-    spd_log_euclidean = sprintf("SPD(%d), log-Euclidean", M$size),
-    kendall_shape = sprintf("Kendall shape space (%d landmarks)", M$size))
-}

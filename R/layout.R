@@ -1,7 +1,10 @@
 # Conversion between the layouts R users hold and the ambient_dim x n matrices
-# the C++ core works on.
-#   euclidean, sphere: a vector (one point) or an n x D matrix (one per row)
-#   spd, kendall:      a k x m matrix (one point) or a k x m x n array
+# the C++ core works on; a manifold's registration (register_manifold(),
+# its layout's point_dim) chooses one of the two layouts:
+#   vector layout (point_dim NULL; euclidean, sphere): a vector (one point)
+#     or an n x D matrix (one per row)
+#   matrix layout (point_dim c(r, c); spd, kendall): an r x c matrix (one
+#     point) or an r x c x n array
 
 is_matrix_layout <- function(M) !is.null(M$point_dim)
 

@@ -1,19 +1,3 @@
-new_manifold <- function(type, size, class_name, point_dim = NULL, ...) {
-  M <- list(type = type, size = as.integer(size))
-  info <- cpp_manifold_info(M)
-  M <- c(M, info[c("name", "dim", "ambient_dim", "kappa_min", "kappa_max",
-                   "injectivity_radius", "hadamard")],
-         list(point_dim = point_dim, ...))
-  structure(M, class = c(class_name, "manifold"))
-}
-
-# Sizes: whole numbers from the manifold's minimum up to the largest size
-# whose ambient dimension (d + 1, k^2, 2k) still fits R's integers.
-check_size <- function(x, arg, type, call = sys.call(-1)) {
-  lay <- manifold_layout(type, 0)
-  check_count(x, arg, min = lay$min, max = lay$max, call = call)
-}
-
 #' Manifolds supported by dpmanifold
 #'
 #' Constructors for the five manifolds of the package. Each returns an object
@@ -37,6 +21,13 @@ check_size <- function(x, arg, type, call = sys.call(-1)) {
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
 #' al. (2022), summarised in the package's SPEC.
 #'
+#' Each manifold is declared once to the R layer by an internal
+#' registration (its layout, labels, default mechanism); its geometry
+#' (curvature bounds, injectivity radius) comes from the C++ core. Adding a
+#' manifold takes one C++ header, one factory line and one registration:
+#' see `DEVELOPING.md` in the installed package
+#' (`system.file("DEVELOPING.md", package = "dpmanifold")`).
+#'
 #' @param d Intrinsic dimension.
 #' @param k Matrix size (SPD) or number of landmarks (Kendall).
 #' @param metric `"affine_invariant"` (default) or `"log_euclidean"`.
@@ -53,45 +44,83 @@ NULL
 
 #' @rdname manifolds
 #' @export
-euclidean <- function(d) {
-  d <- check_size(d, "d", "euclidean")
-  new_manifold("euclidean", d, "euclidean")
-}
+euclidean <- function(d) new_manifold("euclidean", d)
 
 #' @rdname manifolds
 #' @export
-sphere <- function(d) {
-  d <- check_size(d, "d", "sphere")
-  new_manifold("sphere", d, "sphere")
-}
+sphere <- function(d) new_manifold("sphere", d)
 
 #' @rdname manifolds
 #' @export
 spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
   k <- check_size(k, "k", "spd_affine_invariant")
   metric <- check_choice(metric)
-  new_manifold(paste0("spd_", metric), k, "spd", point_dim = c(k, k), metric = metric)
+  new_manifold(paste0("spd_", metric), k)
 }
 
 #' @rdname manifolds
 #' @export
-kendall_shape <- function(k) {
-  k <- check_size(k, "k", "kendall_shape")
-  new_manifold("kendall_shape", k, "kendall_shape", point_dim = c(k, 2L))
-}
+kendall_shape <- function(k) new_manifold("kendall_shape", k)
 
 #' @export
 print.manifold <- function(x, ...) {
   check_manifold(x, "x")
-  label <- switch(x$type,
-    euclidean = sprintf("Euclidean space R^%d", x$size),
-    sphere = sprintf("Unit sphere S^%d in R^%d", x$size, x$size + 1L),
-    spd_affine_invariant = sprintf("SPD(%d) matrices, affine-invariant metric", x$size),
-    spd_log_euclidean = sprintf("SPD(%d) matrices, log-Euclidean metric", x$size),
-    kendall_shape = sprintf("Kendall planar shape space, %d landmarks", x$size)
-  )
-  cat("<manifold>", label, "\n")
+  cat("<manifold>", manifold_long_label(x), "\n")
   cat(sprintf("  dimension %d (ambient %d), curvature in [%g, %g], injectivity radius %s\n",
               x$dim, x$ambient_dim, x$kappa_min, x$kappa_max, format(x$injectivity_radius, digits = 4)))
   invisible(x)
 }
+
+# ---------------------------------------------------------------------------
+# Registrations (see register_manifold() in aaa-registry.R). The order is the
+# order of the property suite.
+# ---------------------------------------------------------------------------
+
+register_manifold(
+  "euclidean", class = "euclidean", constructor = "euclidean", size_arg = "d",
+  layout = function(k) list(dim = k, ambient_dim = k, point_dim = NULL),
+  label = function(M) sprintf("Euclidean space R^%d", M$size),
+  short_label = function(M) sprintf("R^%d", M$size),
+  checks = list(sizes = 3, tol = 1e-10, radius = 3, lengths = c(0.5, 2, 5)))
+
+register_manifold(
+  "sphere", class = "sphere", constructor = "sphere", size_arg = "d",
+  layout = function(k) list(dim = k, ambient_dim = k + 1, point_dim = NULL),
+  max_size = .Machine$integer.max - 1,
+  label = function(M) sprintf("Unit sphere S^%d in R^%d", M$size, M$size + 1L),
+  short_label = function(M) sprintf("S^%d", M$size),
+  checks = list(sizes = c(2, 5), tol = 1e-10, radius = 0.95 * pi, lengths = c(0.3, 1, 2.5)))
+
+# SPD matrices: eigenvalues beyond e^{+-100} leave no room for the matrix
+# algebra, hence max_distance = 100.
+spd_layout <- function(k) list(dim = k * (k + 1) / 2, ambient_dim = k * k, point_dim = c(k, k))
+register_manifold(
+  "spd_affine_invariant", class = "spd", constructor = "spd", size_arg = "k",
+  layout = spd_layout, max_size = floor(sqrt(.Machine$integer.max)),
+  fields = list(metric = "affine_invariant"),
+  label = function(M) sprintf("SPD(%d) matrices, affine-invariant metric", M$size),
+  short_label = function(M) sprintf("SPD(%d), affine-invariant", M$size),
+  max_distance = 100,
+  checks = list(sizes = 3, tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)))
+register_manifold(
+  "spd_log_euclidean", class = "spd", constructor = "spd", size_arg = "k",
+  layout = spd_layout, max_size = floor(sqrt(.Machine$integer.max)),
+  fields = list(metric = "log_euclidean"),
+  label = function(M) sprintf("SPD(%d) matrices, log-Euclidean metric", M$size),
+  short_label = function(M) sprintf("SPD(%d), log-Euclidean", M$size),
+  max_distance = 100,
+  checks = list(sizes = 3, tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)))
+
+# Kendall's shape space: data may be raw k x 2 configurations, turned into
+# preshapes before the membership check; KNG is the more accurate default.
+register_manifold(
+  "kendall_shape", class = "kendall_shape", constructor = "kendall_shape", size_arg = "k",
+  layout = function(k) list(dim = 2 * k - 4, ambient_dim = 2 * k, point_dim = c(k, 2)),
+  min_size = 3, max_size = floor(.Machine$integer.max / 2),
+  label = function(M) sprintf("Kendall planar shape space, %d landmarks", M$size),
+  short_label = function(M) sprintf("Kendall shape space (%d landmarks)", M$size),
+  default_mechanism = "kng",
+  prepare_data = function(M, X) {
+    if (length(dim(X)) %in% 2:3 && dim(X)[1] == M$size && dim(X)[2] == 2L) as_preshape(X) else X
+  },
+  checks = list(sizes = c(3, 6), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4)))

@@ -241,8 +241,8 @@ rwrapped_gaussian <- function(M, n, mean, sigma, footpoint = mean) {
 rwrapped <- function(M, n, mean, sigma, footpoint, kind, call = sys.call(-1)) {
   check_manifold(M)
   if (!M$hadamard) {
-    abort_arg("M", sprintf("must be a Hadamard manifold (euclidean() or spd()): wrapped mechanisms do not apply on %s; use mechanism \"kng\" or \"laplace\"",
-                           manifold_label(M)), call)
+    abort_arg("M", sprintf("must be a Hadamard manifold (%s): wrapped mechanisms do not apply on %s; use mechanism \"kng\" or \"laplace\"",
+                           hadamard_constructors(), manifold_label(M)), call)
   }
   n <- check_count(n, "n")
   check_output_size(n, M$ambient_dim, "n")

@@ -485,6 +485,10 @@ shape_groups <- function(X) {
 #' * `kendall_shape(k)`: the outlines, aligned to the non-private mean (or
 #'   the centre), as in Soto et al. (2022, Figure 2).
 #' * `euclidean(d)`: the points (first two coordinates) with the ball.
+#' * any other manifold (e.g. `sphere(d)` for d > 2): normal coordinates at
+#'   the public centre, i.e. the first two coordinates of \eqn{Log_c(q)} in
+#'   the orthonormal basis of [mfd_tangent_basis()], in which the public
+#'   ball is exactly the disc of radius `radius`.
 #'
 #'
 #' For geodesic-regression releases ([dp_geodesic_regression()]) the
@@ -576,9 +580,43 @@ release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL) {
 
 plot_release_mean <- function(M, x, data, legend, ...) UseMethod("plot_release_mean")
 
+# The default picture, for any manifold: normal coordinates at the public
+# centre c, i.e. the first two coordinates of Log_c(q) in the orthonormal
+# tangent basis at c (mfd_tangent_basis()). The public ball is then exactly
+# the disc of radius r (Log_c is a radial isometry inside the injectivity
+# radius), and the first two coordinates of a point in the ball stay in the
+# disc.
+normal_coords <- function(M, center, Q) {
+  C <- matrix(center, ncol = 1L)
+  cpp_tangent_coords(M, C, cpp_binary_op(M, "log", C, Q))
+}
+
+# Coordinates 1 and 2 (0 when the manifold is one-dimensional) as n x 2.
+first_two <- function(Z) cbind(Z[1, ], if (nrow(Z) > 1L) Z[2, ] else 0)
+
 #' @export
 plot_release_mean.default <- function(M, x, data, legend, ...) {
-  message(sprintf("plot() has no picture for releases on %s; nothing drawn", class(M)[1]))
+  pts <- release_points(x)
+  ctr <- to_ambient(M, x$bounds$center, "x$bounds$center")[, 1]
+  P <- first_two(normal_coords(M, ctr, do.call(cbind, lapply(pts, function(p) to_ambient(M, p, "x")))))
+  D <- if (is.null(data)) NULL else first_two(normal_coords(M, ctr, as_data_points(M, data, "data")))
+  r <- x$bounds$radius
+  lim <- rbind(P, D, c(-r, -r), c(r, r))
+  args <- list(...)
+  lab <- if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""
+  base <- list(x = lim, type = "n", asp = 1, xlab = paste0("normal coordinate 1 at the public centre", lab),
+               ylab = if (M$dim > 1L) paste0("normal coordinate 2", lab) else "",
+               main = manifold_label(M))
+  do.call(graphics::plot, c(base[setdiff(names(base), names(args))], args))
+  if (!is.null(D)) graphics::points(D, col = .dpm_col["data"], pch = 16, cex = 0.6)
+  if (M$dim > 1L) {
+    tt <- seq(0, 2 * pi, length.out = 181)
+    graphics::lines(r * cos(tt), r * sin(tt), col = .dpm_col["center"], lty = 2)
+  } else {
+    graphics::segments(-r, 0, r, 0, col = .dpm_col["center"], lty = 2)
+  }
+  graphics::points(P, pch = ifelse(names(pts) == "center", 3, 19), col = .dpm_col[names(pts)], cex = 1.3)
+  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
 }
 
 #' @export
@@ -596,10 +634,7 @@ plot_release_mean.sphere <- function(M, x, data, legend, ...) {
     release_legend(names(pts), legend, pch = 19)
     return(invisible())
   }
-  if (M$size != 2L) {
-    message(sprintf("plot() draws releases on sphere(1) and sphere(2) only, not S^%d; nothing drawn", M$size))
-    return(invisible())
-  }
+  if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
   ctr <- x$bounds$center
   args <- list(...)
   if (is.null(args$view)) args$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
@@ -619,10 +654,7 @@ plot_release_mean.sphere <- function(M, x, data, legend, ...) {
 #' @export
 plot_release_mean.spd <- function(M, x, data, legend, ..., which = 1:2) {
   pts <- release_points(x)
-  if (M$size < 2L) {
-    message("plot() draws releases on spd(k) with k >= 2; nothing drawn")
-    return(invisible())
-  }
+  if (M$size < 2L) return(NextMethod())   # spd(1): normal coordinates
   S <- array(unlist(pts), c(M$size, M$size, length(pts)))
   D <- if (is.null(data)) NULL else if (length(dim(data)) == 2L) array(data, c(dim(data), 1L)) else data
   all <- if (is.null(D)) S else array(c(D, S), c(M$size, M$size, dim(D)[3] + length(pts)))
@@ -712,6 +744,10 @@ as_data_preshapes <- function(M, data) {
 #'   middle fitted shape, in faint colours of their covariate.
 #' * `euclidean(d)`: for d = 1 the scatter plot with the fitted line; for
 #'   d > 1 one panel per coordinate against the covariate.
+#' * any other manifold (e.g. `sphere(d)` for d > 2): the first two normal
+#'   coordinates (coordinates of the log map in the basis of
+#'   [mfd_tangent_basis()]) at the public centre of a release, or else at
+#'   the fitted geodesic's mid-range point, against the covariate.
 #'
 #' The same pictures show a private regression release against the
 #' non-private fit, see [plot.dp_release()].
@@ -805,18 +841,40 @@ regression_legend <- function(curves, legend, pos = "topright", lwd = 2.5, extra
 
 plot_regression_fit <- function(M, curves, x_range, data, legend, ...) UseMethod("plot_regression_fit")
 
+# The default picture, for any manifold: the first two normal coordinates
+# (see normal_coords()) at a reference point (the public centre of a
+# release, else the fitted geodesic at mid-range) against the covariate, one
+# panel each, with the data and the fitted geodesics.
 #' @export
-plot_regression_fit.default <- function(M, curves, x_range, data, legend, ...) {
-  message(sprintf("plot() has no picture for regressions on %s; nothing drawn", class(M)[1]))
+plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., at = NULL, main = NULL,
+                                        bounds = NULL) {
+  ref <- if (!is.null(bounds$center)) to_ambient(M, bounds$center, "bounds$center")[, 1] else
+    to_ambient(M, predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range)), "p")[, 1]
+  xs <- seq(x_range[1], x_range[2], length.out = 60)
+  coords <- lapply(curves, function(cv) {
+    first_two(normal_coords(M, ref, to_ambient(M, predict_geodesic(M, cv$p, cv$v, x_range, xs), "p")))
+  })
+  Y <- if (is.null(data)) NULL else first_two(normal_coords(M, ref, to_ambient(M, data$y, "data$y")))
+  k <- min(2L, M$dim)
+  if (k > 1L) {
+    op <- graphics::par(mfrow = c(1L, 2L), mar = c(4, 4, 2, 1))
+    on.exit(graphics::par(op))
+  }
+  for (j in seq_len(k)) {
+    yl <- range(c(unlist(lapply(coords, function(L) L[, j])), Y[, j]))
+    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
+                   ylab = sprintf("normal coordinate %d%s", j, if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""),
+                   main = if (j == 1L) main %||% manifold_label(M))
+    if (!is.null(Y)) graphics::points(data$x, Y[, j], pch = 16, col = .dpm_col["data"], cex = 0.7)
+    for (nm in names(curves)) graphics::lines(xs, coords[[nm]][, j], col = regression_cols[[nm]], lwd = 2.5)
+    if (j == 1L) regression_legend(curves, legend, pos = free_corner(coords[[1]][, 1]))
+  }
 }
 
 #' @export
 plot_regression_fit.sphere <- function(M, curves, x_range, data, legend, ..., at = NULL, bounds = NULL) {
   if (M$size == 1L) return(plot_regression_circle(M, curves, x_range, data, legend, ...))
-  if (M$size != 2L) {
-    message(sprintf("plot() draws regressions on sphere(1) and sphere(2) only, not S^%d; nothing drawn", M$size))
-    return(invisible())
-  }
+  if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
   args <- list(...)
   if (is.null(args$view)) {
     mid <- predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range))
@@ -879,10 +937,7 @@ unwrap_angle <- function(a) {
 plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = NULL, which = 1:2, main = NULL,
                                     bounds = NULL) {
   k <- M$size
-  if (k < 2L) {
-    message("plot() draws regressions on spd(k) with k >= 2; nothing drawn")
-    return(invisible())
-  }
+  if (k < 2L) return(NextMethod())   # spd(1): normal coordinates
   ok <- is.numeric(which) && length(which) == 2L && all(which %in% seq_len(k)) && which[1] != which[2]
   if (!ok) abort_arg("which", sprintf("must be two distinct indices in 1:%d", k))
   at <- regression_at(at, x_range, 5L)

@@ -41,7 +41,7 @@ frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "w
   check_radius(M, radius)
   n <- check_sizes(n)
   if (mechanism == "wrapped") {
-    if (!M$hadamard) abort_arg("M", "must be a Hadamard manifold (spd() or euclidean()) for wrapped mechanisms")
+    if (!M$hadamard) abort_arg("M", sprintf("must be a Hadamard manifold (%s) for wrapped mechanisms", hadamard_constructors()))
     Delta <- 2 * radius / n
     if (any(!is.finite(Delta))) Delta <- 2 * (radius / n)  # 2 r overflows, 2 r / n may not
     return(check_representable(M, Delta, "radius", "number"))

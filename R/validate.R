@@ -23,35 +23,23 @@ is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
 # --- manifolds -------------------------------------------------------------
 
 # The layout facts every manifold object must carry, recomputed from its type
-# and size (a hand-edited or truncated object is refused before it reaches
-# C++).
-.dpm_manifold_types <- c("euclidean", "sphere", "spd_affine_invariant", "spd_log_euclidean",
-                         "kendall_shape")
-
-manifold_layout <- function(type, k) {
-  switch(type,
-    euclidean = list(dim = k, ambient_dim = k, min = 1, max = .dpm_int_max),
-    sphere = list(dim = k, ambient_dim = k + 1, min = 1, max = .dpm_int_max - 1),
-    spd_affine_invariant = ,
-    spd_log_euclidean = list(dim = k * (k + 1) / 2, ambient_dim = k * k, min = 1,
-                             max = floor(sqrt(.dpm_int_max))),
-    kendall_shape = list(dim = 2 * k - 4, ambient_dim = 2 * k, min = 3,
-                         max = floor(.dpm_int_max / 2)))
-}
-
+# and size through the registry (aaa-registry.R): a hand-edited or truncated
+# object is refused before it reaches C++.
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
+  ctors <- paste0(manifold_constructors(), "()")
+  ctors <- paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
   if (!inherits(M, "manifold")) {
     abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)", call)
   }
   bad <- function(what) {
-    abort_arg(arg, sprintf("is a malformed manifold object (%s); create it with euclidean(), sphere(), spd() or kendall_shape()", what), call)
+    abort_arg(arg, sprintf("is a malformed manifold object (%s); create it with %s", what, ctors), call)
   }
   if (!is.list(M)) bad("not a list")
-  type <- M$type
-  if (!(is.character(type) && length(type) == 1L && type %in% .dpm_manifold_types)) bad("unknown `type`")
+  e <- manifold_entry(M)
+  if (is.null(e)) bad("unknown `type`")
   k <- M$size
-  lay <- manifold_layout(type, if (is_scalar_number(k)) k else NA_real_)
-  if (!(is_scalar_number(k) && k == round(k) && k >= lay$min && k <= lay$max)) bad("invalid `size`")
+  if (!(is_scalar_number(k) && k == round(k) && k >= e$min_size && k <= e$max_size)) bad("invalid `size`")
+  lay <- e$layout(k)
   for (f in c("dim", "ambient_dim")) {
     if (!(is_scalar_number(M[[f]]) && M[[f]] == lay[[f]])) bad(sprintf("`%s` does not match its size", f))
   }
@@ -59,11 +47,13 @@ check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
     if (!is_scalar_number(M[[f]])) bad(sprintf("`%s` is missing", f))
   }
   if (!(is.logical(M$hadamard) && length(M$hadamard) == 1L && !is.na(M$hadamard))) bad("`hadamard` is missing")
-  if (type %in% c("spd_affine_invariant", "spd_log_euclidean", "kendall_shape")) {
-    pd <- if (type == "kendall_shape") c(k, 2) else c(k, k)
-    if (!(is.numeric(M$point_dim) && length(M$point_dim) == 2L && all(M$point_dim == pd))) bad("`point_dim` does not match its size")
+  if (!is.null(lay$point_dim)) {
+    if (!(is.numeric(M$point_dim) && length(M$point_dim) == 2L && all(M$point_dim == lay$point_dim))) bad("`point_dim` does not match its size")
   } else if (!is.null(M$point_dim)) {
     bad("`point_dim` must be NULL for vector layouts")
+  }
+  for (f in names(e$fields)) {
+    if (!identical(M[[f]], e$fields[[f]])) bad(sprintf("`%s` does not match its type", f))
   }
   invisible(M)
 }

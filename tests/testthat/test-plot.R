@@ -123,11 +123,37 @@ test_that("plot.dp_release draws Frechet-mean releases on every manifold and ret
     expect_invisible(plot(r_k))
     expect_invisible(plot(r_e, data = Z))
     expect_invisible(plot(r_e1))
-    expect_message(plot(r_s4), "S\\^4")
+    expect_silent(plot(r_s4))   # no picture of its own: normal coordinates
     # a statistic without a picture gets a message, not an error
     other <- r_s2
     other$statistic <- "frechet_variance"
     expect_message(out <- plot(other), "frechet_variance")
     expect_identical(out, other)
   })
+})
+
+test_that("a manifold without plot methods of its own gets the default pictures", {
+  # the S3 class drops "sphere"/"spd": every per-manifold method is bypassed
+  set.seed(5)
+  for (M0 in list(sphere(2), spd(2), euclidean(1))) {
+    M <- M0
+    class(M) <- "manifold"
+    ctr <- mfd_random_point(M)
+    X <- mfd_exp(M, ctr, 0.2 * mfd_random_tangent(M, ctr, 30))
+    expect_warning(rel <- dp_frechet_mean(M, X, epsilon = 2, mechanism = "laplace", center = ctr, radius = 0.5,
+                                          return_nonprivate = TRUE), class = "dpmanifold_privacy_leak")
+    expect_identical(rel$manifold, M)
+    expect_error(dp_frechet_mean(M, X, epsilon = 2, mechanism = "euclidean_laplace", center = ctr, radius = 0.5),
+                 "no ambient baseline", class = "dpmanifold_no_baseline")
+    x <- seq(0, 1, length.out = 30)
+    fit <- geodesic_regression(M, x, X)
+    with_null_device({
+      expect_silent(plot(rel, data = X))
+      expect_silent(plot(rel, legend = FALSE))
+      expect_silent(plot(fit))
+    })
+    # the public ball is the disc of radius r in normal coordinates at the centre
+    Z <- normal_coords(M, to_ambient(M, ctr, "c")[, 1], to_ambient(M, X, "X"))
+    expect_equal(sqrt(colSums(Z^2)), mfd_dist(M, ctr, X), tolerance = 1e-8)
+  }
 })
