@@ -261,7 +261,7 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
 # algebra (SPD: eigenvalues e^{+-100}).
 max_representable_distance <- function(M) {
   if (!M$hadamard) return(Inf)
-  if (inherits(M, "spd")) 100 else 1e100
+  if (inherits(M, "spd")) 100 else if (inherits(M, "hyperbolic")) 230 else 1e100
 }
 
 # Public check that the noise of a release stays representable: the radius

@@ -96,5 +96,6 @@ manifold_label <- function(M) {
     sphere = sprintf("S^%d", M$size),
     spd_affine_invariant = sprintf("SPD(%d), affine-invariant", M$size),
     spd_log_euclidean = sprintf("SPD(%d), log-Euclidean", M$size),
-    kendall_shape = sprintf("Kendall shape space (%d landmarks)", M$size))
+    kendall_shape = sprintf("Kendall shape space (%d landmarks)", M$size),
+    hyperbolic = sprintf("H^%d", M$size))
 }

@@ -16,7 +16,7 @@ check_size <- function(x, arg, type, call = sys.call(-1)) {
 
 #' Manifolds supported by dpmanifold
 #'
-#' Constructors for the five manifolds of the package. Each returns an object
+#' Constructors for the six manifolds of the package. Each returns an object
 #' of class `c("<name>", "manifold")` that is passed as the first argument
 #' `M` to every geometric function (`mfd_exp()`, `mfd_log()`, ...) and to
 #' the estimators and private mechanisms.
@@ -33,6 +33,13 @@ check_size <- function(x, arg, type, call = sys.call(-1)) {
 #'   (curvature in \[1, 4\], injectivity radius pi/2). Points are preshapes:
 #'   k x 2 configurations, centred and of unit size (see [as_preshape()]);
 #'   several are a k x 2 x n array as in the `shapes` package.
+#' * `hyperbolic(d)`: hyperbolic space \eqn{H^d} (curvature -1, Hadamard) in
+#'   the hyperboloid model: points are vectors \eqn{x} of length `d + 1`
+#'   on the upper sheet \eqn{-x_0^2 + x_1^2 + \dots + x_d^2 = -1},
+#'   \eqn{x_0 > 0} (or an n x (d + 1) matrix), the layout of the `GeodRegr`
+#'   package; tangent vectors at `p` are Minkowski-orthogonal to `p`. See
+#'   [hyperbolic_to_poincare()] for the Poincare ball and the upper
+#'   half-plane.
 #'
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
 #' al. (2022), summarised in the package's SPEC.
@@ -48,6 +55,7 @@ check_size <- function(x, arg, type, call = sys.call(-1)) {
 #' S2
 #' spd(3, metric = "log_euclidean")
 #' kendall_shape(8)$dim
+#' hyperbolic(2)
 #' @name manifolds
 NULL
 
@@ -80,6 +88,13 @@ kendall_shape <- function(k) {
   new_manifold("kendall_shape", k, "kendall_shape", point_dim = c(k, 2L))
 }
 
+#' @rdname manifolds
+#' @export
+hyperbolic <- function(d) {
+  d <- check_size(d, "d", "hyperbolic")
+  new_manifold("hyperbolic", d, "hyperbolic")
+}
+
 #' @export
 print.manifold <- function(x, ...) {
   check_manifold(x, "x")
@@ -88,7 +103,8 @@ print.manifold <- function(x, ...) {
     sphere = sprintf("Unit sphere S^%d in R^%d", x$size, x$size + 1L),
     spd_affine_invariant = sprintf("SPD(%d) matrices, affine-invariant metric", x$size),
     spd_log_euclidean = sprintf("SPD(%d) matrices, log-Euclidean metric", x$size),
-    kendall_shape = sprintf("Kendall planar shape space, %d landmarks", x$size)
+    kendall_shape = sprintf("Kendall planar shape space, %d landmarks", x$size),
+    hyperbolic = sprintf("Hyperbolic space H^%d, hyperboloid model in R^%d", x$size, x$size + 1L)
   )
   cat("<manifold>", label, "\n")
   cat(sprintf("  dimension %d (ambient %d), curvature in [%g, %g], injectivity radius %s\n",

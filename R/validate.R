@@ -26,7 +26,7 @@ is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
 # and size (a hand-edited or truncated object is refused before it reaches
 # C++).
 .dpm_manifold_types <- c("euclidean", "sphere", "spd_affine_invariant", "spd_log_euclidean",
-                         "kendall_shape")
+                         "kendall_shape", "hyperbolic")
 
 manifold_layout <- function(type, k) {
   switch(type,
@@ -36,7 +36,8 @@ manifold_layout <- function(type, k) {
     spd_log_euclidean = list(dim = k * (k + 1) / 2, ambient_dim = k * k, min = 1,
                              max = floor(sqrt(.dpm_int_max))),
     kendall_shape = list(dim = 2 * k - 4, ambient_dim = 2 * k, min = 3,
-                         max = floor(.dpm_int_max / 2)))
+                         max = floor(.dpm_int_max / 2)),
+    hyperbolic = list(dim = k, ambient_dim = k + 1, min = 1, max = .dpm_int_max - 1))
 }
 
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
