@@ -9,7 +9,9 @@ manifold_cases <- function() {
     spd_ai = list(M = spd(3), tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)),
     spd_le = list(M = spd(3, "log_euclidean"), tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)),
     kendall3 = list(M = kendall_shape(3), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4)),
-    kendall6 = list(M = kendall_shape(6), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4))
+    kendall6 = list(M = kendall_shape(6), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4)),
+    hyperbolic2 = list(M = hyperbolic(2), tol = 1e-9, radius = 3, lengths = c(0.3, 1, 2.5)),
+    hyperbolic5 = list(M = hyperbolic(5), tol = 1e-9, radius = 3, lengths = c(0.3, 1, 2.5))
   )
 }
 

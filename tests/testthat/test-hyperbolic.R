@@ -1,0 +1,164 @@
+# hyperbolic(d): the hyperboloid model. Hand-checked values, stability far
+# from the origin and near 0, agreement with GeodRegr, the exact samplers,
+# the releases, hostile input.
+
+H2 <- hyperbolic(2)
+o2 <- c(1, 0, 0)
+# the point at distance t from the origin in direction (cos a, sin a)
+hpt <- function(t, a = 0) c(cosh(t), sinh(t) * cos(a), sinh(t) * sin(a))
+# coordinates of tangent vectors (rows of V) at p in the orthonormal basis of
+# mfd_tangent_basis() (the metric is the Minkowski form)
+tangent_coords_h <- function(M, p, V) {
+  V <- matrix(V, ncol = M$ambient_dim)
+  V %*% diag(c(-1, rep(1, M$dim))) %*% t(mfd_tangent_basis(M, p))
+}
+
+test_that("hyperbolic(d) is a Hadamard manifold of curvature -1", {
+  expect_s3_class(H2, c("hyperbolic", "manifold"))
+  expect_equal(H2$dim, 2L)
+  expect_equal(H2$ambient_dim, 3L)
+  expect_equal(c(H2$kappa_min, H2$kappa_max), c(-1, -1))
+  expect_true(is.infinite(H2$injectivity_radius))
+  expect_true(H2$hadamard)
+  expect_output(print(H2), "Hyperbolic space H\\^2")
+  expect_equal(max_untruncated_sigma(hyperbolic(3)), 0.5)
+  expect_equal(max_untruncated_sigma(hyperbolic(5)), 0.25)
+  expect_true(is.infinite(max_untruncated_sigma(hyperbolic(1))))
+  expect_error(hyperbolic(0), class = "dpmanifold_error")
+  expect_error(hyperbolic(2.5), class = "dpmanifold_error")
+})
+
+test_that("exp, log, dist, transport and inner match hand-computed values", {
+  for (t in c(1e-8, 0.3, 2, 10)) {
+    expect_equal(mfd_exp(H2, o2, c(0, t, 0)), hpt(t), tolerance = 1e-14)
+    expect_equal(mfd_log(H2, o2, hpt(t)), c(0, t, 0), tolerance = 1e-13)
+    expect_equal(mfd_dist(H2, o2, hpt(t)), t, tolerance = 1e-14)
+  }
+  # along one geodesic through the origin, far out: dist = |a - b|
+  expect_equal(mfd_dist(H2, hpt(3), hpt(7)), 4, tolerance = 1e-13)
+  expect_equal(mfd_dist(H2, hpt(-3), hpt(7)), 10, tolerance = 1e-13)
+  # hyperbolic law of cosines: cosh d = cosh a cosh b - sinh a sinh b cos(theta)
+  a <- 1.3; b <- 0.4; th <- 2.1
+  d <- acosh(cosh(a) * cosh(b) - sinh(a) * sinh(b) * cos(th))
+  expect_equal(mfd_dist(H2, hpt(a), hpt(b, th)), d, tolerance = 1e-13)
+  # exp of (0, t, 0) at the boosted point: the geodesic continues
+  p <- hpt(1.5)
+  v <- c(sinh(1.5), cosh(1.5), 0) * 0.7   # unit radial vector at p, times 0.7
+  expect_equal(mfd_norm(H2, p, v), 0.7, tolerance = 1e-14)
+  expect_equal(mfd_exp(H2, p, v), hpt(2.2), tolerance = 1e-13)
+  # transport from o along the x1-axis: (0, 0, 1) is unchanged, (0, 1, 0)
+  # turns into the unit velocity (sinh t, cosh t, 0)
+  t <- 1.7
+  expect_equal(mfd_transport(H2, o2, hpt(t), c(0, 0, 1)), c(0, 0, 1), tolerance = 1e-14)
+  expect_equal(mfd_transport(H2, o2, hpt(t), c(0, 1, 0)), c(sinh(t), cosh(t), 0), tolerance = 1e-13)
+  # the metric is the Minkowski form on tangent vectors
+  u <- c(sinh(1.5), cosh(1.5), 0); w <- c(0, 0, 2)
+  expect_equal(mfd_inner(H2, p, u, u), 1, tolerance = 1e-14)
+  expect_equal(mfd_inner(H2, p, u, w), 0, tolerance = 1e-14)
+  expect_equal(mfd_inner(H2, p, w, w), 4, tolerance = 1e-14)
+  # Jacobi fields: d exp_v off the direction of travel is sinh(L)/L, d exp_p cosh(L)
+  L <- 1.2
+  expect_equal(mfd_dexp(H2, o2, c(0, L, 0), c(0, 0, 1), "v"), c(0, 0, sinh(L) / L), tolerance = 1e-13)
+  expect_equal(mfd_dexp(H2, o2, c(0, L, 0), c(0, 0, 1), "p"), c(0, 0, cosh(L)), tolerance = 1e-13)
+  expect_equal(mfd_dexp(H2, o2, c(0, L, 0), c(0, 1, 0), "v"), c(sinh(L), cosh(L), 0), tolerance = 1e-13)
+  # the tangent basis at a point is Minkowski-orthonormal and tangent
+  B <- mfd_tangent_basis(H2, hpt(2, 0.5))
+  G <- B %*% diag(c(-1, 1, 1)) %*% t(B)
+  expect_equal(G, diag(2), tolerance = 1e-12)
+  expect_equal(as.vector(B %*% (c(-1, 1, 1) * hpt(2, 0.5))), c(0, 0), tolerance = 1e-12)
+})
+
+test_that("distances are accurate near 0, also far from the origin", {
+  for (t in c(0, 3, 15)) for (h in c(1e-12, 1e-9, 1e-5)) {
+    expect_equal(mfd_dist(H2, hpt(t), hpt(t + h)), h, tolerance = 1e-6 * max(1, cosh(t)^2 * 1e-10))
+    # perpendicular: dist from (t, angle 0) to (t, angle a) is 2 asinh(sinh(t) sin(a/2))
+    a <- h / sinh(max(t, 1))
+    expect_equal(mfd_dist(H2, hpt(t, 0), hpt(t, a)), 2 * asinh(sinh(t) * sin(a / 2)), tolerance = 1e-6)
+  }
+  p <- hpt(5, 1)
+  expect_identical(mfd_dist(H2, p, p), 0)
+  expect_identical(mfd_log(H2, p, p), c(0, 0, 0))
+  v <- mfd_log(H2, hpt(4), hpt(4 + 1e-10))
+  expect_equal(mfd_norm(H2, hpt(4), v), 1e-10, tolerance = 1e-6)
+  # the textbook arcosh(-<p, q>) returns 0 or ~1e-8 here
+  expect_gt(mfd_dist(H2, o2, hpt(1e-10)), 0)
+})
+
+test_that("hyperbolic(d) agrees with GeodRegr's exp_map, log_map, geo_dist and par_trans", {
+  skip_on_cran()
+  lib <- file.path(tempdir(), "geodregr-lib")
+  dir.create(lib, showWarnings = FALSE)
+  if (!suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE))) {
+    try(utils::install.packages("GeodRegr", lib = lib, repos = "https://cloud.r-project.org", quiet = TRUE),
+        silent = TRUE)
+  }
+  skip_if_not(suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE)),
+              "GeodRegr could not be installed")
+  G <- function(f) getExportedValue("GeodRegr", f)
+  set.seed(12)
+  for (d in c(2, 4)) {
+    M <- hyperbolic(d)
+    for (i in 1:10) {
+      p <- mfd_random_point(M)
+      q <- mfd_exp(M, p, mfd_random_tangent(M, p))
+      v <- mfd_random_tangent(M, p)
+      w <- mfd_random_tangent(M, p)
+      expect_equal(mfd_exp(M, p, v), G("exp_map")("hyperbolic", p, v), tolerance = 1e-10)
+      expect_equal(mfd_log(M, p, q), G("log_map")("hyperbolic", p, q), tolerance = 1e-9)
+      expect_equal(mfd_dist(M, p, q), G("geo_dist")("hyperbolic", p, q), tolerance = 1e-9)
+      expect_equal(mfd_transport(M, p, q, w), G("par_trans")("hyperbolic", p, q, w), tolerance = 1e-9)
+    }
+  }
+})
+
+test_that("geodesic_regression on hyperbolic(2) agrees with GeodRegr's geo_reg", {
+  skip_on_cran()
+  lib <- file.path(tempdir(), "geodregr-lib")
+  skip_if_not(suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE)),
+              "GeodRegr is not installed")
+  set.seed(3)
+  n <- 40
+  x <- sort(runif(n))
+  p0 <- hpt(0.5, 1)
+  v0 <- mfd_project(H2, p0, c(0, 1.2, -0.4))
+  truth <- mfd_exp(H2, p0, outer(x, v0))
+  y <- mfd_exp(H2, truth, 0.1 * mfd_random_tangent(H2, truth, n))
+  fit <- geodesic_regression(H2, x, y)
+  g <- suppressWarnings(getExportedValue("GeodRegr", "geo_reg")("hyperbolic", x - mean(x), t(y), "l2",
+                                                                  p_tol = 1e-9, V_tol = 1e-9))
+  # GeodRegr fits y ~ Exp(p, V (x - mean x)): its geodesic at the data
+  gp <- as.vector(g$p); gV <- as.vector(g$V)
+  pred_g <- mfd_exp(H2, gp, outer(x - mean(x), gV))
+  expect_lt(max(mfd_dist(H2, fitted(fit), pred_g)), 1e-4)
+  E <- function(P) mean(mfd_dist(H2, P, y)^2) / 2
+  expect_lte(E(fitted(fit)), E(pred_g) + 1e-12)
+})
+
+test_that("exact Riemannian Laplace radii follow exp(-t/sigma) sinh(t)^(d-1)", {
+  set.seed(2026)
+  # numerical CDF of the radial law on [0, T]
+  radial_cdf <- function(d, sigma, T) {
+    f <- function(t) exp(-t / sigma + (d - 1) * (log1p(-exp(-2 * t)) + t - log(2)))
+    Z <- stats::integrate(f, 0, T, rel.tol = 1e-10)$value
+    function(q) vapply(q, function(s) stats::integrate(f, 0, min(s, T), rel.tol = 1e-10)$value / Z, 0)
+  }
+  M <- hyperbolic(3)
+  m <- c(cosh(1), sinh(1), 0, 0)
+  # untruncated: proper for sigma < 1/2
+  sigma <- 0.3
+  y <- rriemann_laplace(M, 2000, m, sigma, truncated = FALSE)
+  r <- mfd_dist(M, m, y)
+  p_un <- suppressWarnings(stats::ks.test(r, radial_cdf(3, sigma, Inf))$p.value)
+  expect_gt(p_un, 1e-3)
+  # the direction is uniform: the mean of the unit directions is near 0
+  u <- mfd_log(M, m, y) / r
+  expect_lt(sqrt(sum(colMeans(tangent_coords_h(M, m, u))^2)), 4 / sqrt(2000))
+  # truncated to a ball around the mean, with sigma beyond the untruncated limit
+  sigma <- 0.8
+  y <- rriemann_laplace(M, 2000, m, sigma, center = m, radius = 1.5)
+  r <- mfd_dist(M, m, y)
+  expect_lte(max(r), 1.5 + 1e-9)
+  p_tr <- suppressWarnings(stats::ks.test(r, radial_cdf(3, sigma, 1.5))$p.value)
+  expect_gt(p_tr, 1e-3)
+  expect_error(rriemann_laplace(M, 1, m, 0.6, truncated = FALSE), class = "dpmanifold_error")
+})
