@@ -162,3 +162,125 @@ test_that("exact Riemannian Laplace radii follow exp(-t/sigma) sinh(t)^(d-1)", {
   expect_gt(p_tr, 1e-3)
   expect_error(rriemann_laplace(M, 1, m, 0.6, truncated = FALSE), class = "dpmanifold_error")
 })
+
+test_that("exact KNG on hyperbolic(2) agrees with a long Metropolis-Hastings chain", {
+  set.seed(99)
+  c0 <- hpt(0.8, 2)
+  X <- clip_to_ball(H2, mfd_exp(H2, c0, 0.4 * mfd_random_tangent(H2, c0, 15)), c0, 1)
+  Ye <- rkng(H2, 1000, X, 0.15, c0, 1)
+  Ym <- rkng(H2, 1000, X, 0.15, c0, 1, mcmc = mcmc_control(burnin = 2000, thin = 500), method = "mcmc")
+  expect_lte(max(mfd_dist(H2, c0, Ye)), 1 + 1e-9)
+  xbar <- frechet_mean(H2, X)$mean
+  ks <- function(a, b) suppressWarnings(stats::ks.test(a, b)$p.value)
+  expect_gt(ks(mfd_dist(H2, c0, Ye), mfd_dist(H2, c0, Ym)), 1e-3)
+  expect_gt(ks(mfd_dist(H2, xbar, Ye), mfd_dist(H2, xbar, Ym)), 1e-3)
+  expect_gt(ks(Ye[, 2], Ym[, 2]), 1e-3)
+})
+
+test_that("dp_frechet_mean on hyperbolic(2) runs every mechanism, concentrates, and passes the neighbour test", {
+  set.seed(5)
+  c0 <- hpt(1, 0.3)
+  n <- 200
+  X <- mfd_exp(H2, c0, 0.3 * mfd_random_tangent(H2, c0, n))
+  Xn <- replace_record(H2, X, 3, hpt(40, 2))     # a record far outside the ball
+  xbar <- frechet_mean(H2, clip_to_ball(H2, X, c0, 1))$mean
+  runs <- list(
+    list(mechanism = "laplace"),
+    list(mechanism = "laplace", truncated = TRUE),
+    list(mechanism = "laplace", sampler = "mcmc", mcmc = mcmc_control(burnin = 200, steps = 200)),
+    list(mechanism = "kng"),
+    list(mechanism = "kng", sampler = "mcmc", mcmc = mcmc_control(burnin = 200, steps = 200)),
+    list(mechanism = "wrapped_laplace"),
+    list(mechanism = "wrapped_gaussian", delta = 1e-5),
+    list(mechanism = "wrapped_gaussian", mu = 1),
+    list(mechanism = "wrapped_gaussian", alpha = 2),
+    list(mechanism = "euclidean_laplace"))
+  for (a in runs) {
+    f <- function(D) do.call(dp_frechet_mean, c(list(M = H2, X = D, epsilon = 1, center = c0, radius = 1), a))
+    lab <- paste(unlist(a[c("mechanism", "sampler", "truncated", "delta", "mu", "alpha")]), collapse = " ")
+    rel <- f(X)
+    expect_s3_class(rel, "dp_release")
+    expect_true(mfd_belongs(H2, rel$estimate, 1e-9), label = lab)
+    expect_lt(mfd_dist(H2, xbar, rel$estimate), 0.5, label = lab)
+    expect_neighbours_agree(f, X, Xn, label = paste("hyperbolic(2)", lab))
+  }
+  # the default is the untruncated Laplace law (Delta / epsilon < 1 = 1/(d - 1))
+  rel <- dp_frechet_mean(H2, X, epsilon = 1, center = c0, radius = 1)
+  expect_equal(rel$mechanism, "laplace")
+  expect_false(rel$bounds$truncated)
+  # untruncated needs sigma < 1/(d - 1): refused with a classed error otherwise
+  expect_error(dp_frechet_mean(hyperbolic(3), mfd_random_point(hyperbolic(3), 5), epsilon = 0.1,
+                               center = c(1, 0, 0, 0), radius = 1, truncated = FALSE),
+               class = "dpmanifold_error")
+  # the ambient baseline: sensitivity from the ambient radius of the ball
+  rel <- dp_frechet_mean(H2, X, epsilon = 1, mechanism = "euclidean_laplace", center = c0, radius = 1)
+  expect_equal(rel$sensitivity, 2 * sqrt(2 * cosh(1) * (cosh(1) - 1)) / n)
+})
+
+test_that("the Euclidean baseline boosts to the centre's frame and back", {
+  set.seed(4)
+  c0 <- hpt(2, 1)
+  X <- cbind(c0, t(mfd_exp(H2, c0, mfd_random_tangent(H2, c0, 5))), deparse.level = 0)
+  Z <- dpmanifold:::hyperbolic_boost(c0, X, inverse = TRUE)
+  expect_equal(Z[, 1], c(1, 0, 0), tolerance = 1e-12)
+  expect_true(all(mfd_belongs(H2, t(Z), 1e-12)))
+  expect_equal(dpmanifold:::hyperbolic_boost(c0, Z), X, tolerance = 1e-12)
+  # an isometry: distances are kept
+  expect_equal(mfd_dist(H2, t(Z[, 2]), t(Z[, 3])), mfd_dist(H2, X[, 2], X[, 3]), tolerance = 1e-12)
+})
+
+test_that("dp_geodesic_regression on hyperbolic(2) releases a geodesic and passes the neighbour test", {
+  set.seed(8)
+  n <- 60
+  x <- runif(n)
+  c0 <- hpt(0.5, 1)
+  u <- mfd_project(H2, c0, c(0, 0.6, -0.2))
+  Y <- mfd_exp(H2, mfd_exp(H2, c0, outer(x - 0.5, u)), 0.05 * mfd_random_tangent(H2, mfd_exp(H2, c0, outer(x - 0.5, u)), n))
+  Yn <- replace_record(H2, Y, 2, hpt(30, 1))
+  xn <- x; xn[2] <- 40
+  for (method in c("joint", "energy", "tangent")) {
+    f <- function(D) dp_geodesic_regression(H2, D$x, D$y, epsilon = 2, tau = 0.2, center = c0, radius = 1,
+                                            x_range = c(0, 1), method = method)
+    rel <- f(list(x = x, y = Y))
+    expect_true(mfd_belongs(H2, rel$estimate$p, 1e-9))
+    # the shooting vector is Minkowski-orthogonal to the footpoint
+    expect_lt(abs(sum(rel$estimate$v * rel$estimate$p * c(-1, 1, 1))), 1e-9 * max(1, sum(abs(rel$estimate$v))))
+    expect_neighbours_agree(f, list(x = x, y = Y), list(x = xn, y = Yn), label = paste("hyperbolic(2)", method))
+  }
+})
+
+test_that("hostile input on hyperbolic(d) raises classed errors naming the argument", {
+  err <- function(expr, arg, pattern) {
+    e <- tryCatch(expr, dpmanifold_error = function(e) e)
+    expect_s3_class(e, "dpmanifold_error")
+    expect_identical(e$arg, arg)
+    expect_match(conditionMessage(e), pattern)
+  }
+  err(mfd_dist(H2, c(-1, 0, 0), o2), "p", "lower sheet")
+  err(mfd_dist(H2, o2, -hpt(2, 1)), "q", "lower sheet")
+  err(mfd_dist(H2, o2, c(1, 1, 0)), "q", "<x, x> = -1")
+  err(mfd_dist(H2, c(0, 0, 0), o2), "p", "<x, x> = -1")
+  err(mfd_dist(H2, o2, c(1, 0)), "q", "length 3")
+  err(mfd_dist(H2, o2, c(1, NA, 0)), "q", "NA")
+  err(mfd_dist(H2, o2, c(Inf, Inf, 0)), "q", "Inf")
+  # near-infinite coordinates: on the sheet in floating point, but beyond
+  # what double precision can compute with
+  err(mfd_dist(H2, o2, c(1e200, 1e200, 0)), "q", "too far from the origin")
+  err(mfd_exp(H2, o2, c(0, 800, 0)), "v", "not representable")
+  err(mfd_exp(H2, o2, c(0, 300, 0)), "v", "not representable")
+  err(mfd_exp(H2, hpt(200), c(0, 0, 100)), "v", "not representable")
+  # tangent vectors that are not Minkowski-orthogonal (Euclidean-orthogonal is not enough)
+  p <- hpt(1.5)
+  err(mfd_exp(H2, p, c(-sinh(1.5), cosh(1.5), 0)), "v", "Minkowski-orthogonal")
+  err(mfd_exp(H2, o2, c(1, 0, 0)), "v", "Minkowski-orthogonal")
+  err(mfd_transport(H2, o2, p, c(0.5, 1, 0)), "v", "Minkowski-orthogonal")
+  expect_equal(mfd_project(H2, o2, c(0.5, 1, 0)), c(0, 1, 0))
+  # the estimators refuse such data too
+  err(frechet_mean(H2, rbind(o2, c(-1, 0, 0))), "X", "lower sheet")
+  err(dp_frechet_mean(H2, rbind(o2, c(2, 0, 0)), epsilon = 1, center = o2, radius = 1), "X", "<x, x> = -1")
+  err(dp_frechet_mean(H2, rbind(o2, o2), epsilon = 1, center = c(-1, 0, 0), radius = 1), "center", "lower sheet")
+  err(dp_frechet_mean(H2, rbind(o2, o2), epsilon = 1, center = o2, radius = 500), "radius", ".")
+  # a release whose noise cannot stay representable is refused from public facts
+  expect_error(dp_frechet_mean(H2, rbind(o2, o2), epsilon = 1e-3, mechanism = "wrapped_laplace",
+                               center = o2, radius = 200), class = "dpmanifold_not_representable")
+})
