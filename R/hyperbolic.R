@@ -22,8 +22,11 @@
 #'
 #' Points near the boundary of the ball (\eqn{|b| \to 1}) or of the
 #' half-plane (\eqn{v \to 0}) are far from the origin: their hyperboloid
-#' coordinates grow like \eqn{e^t}, and those beyond double precision
-#' (\eqn{x_0 > 10^{100}}) are refused with a classed error.
+#' coordinates grow like \eqn{e^t/2}, and in double precision every
+#' geometric quantity there is accurate to about \eqn{10^{-16} x_0}. Points
+#' with \eqn{x_0 > 10^{12}} (distance above 28.3 from the origin,
+#' \eqn{|b| > 1 - 10^{-12}}) are refused with an error of class
+#' `dpmanifold_not_representable`, as [hyperbolic()] refuses them as input.
 #'
 #' @param x Points of `hyperbolic(d)`: a vector of length `d + 1` or an
 #'   n x (d + 1) matrix, one point per row.
@@ -61,9 +64,7 @@ poincare_to_hyperbolic <- function(b) {
   if (length(bad)) abort_arg("b", sprintf("must lie in the open unit ball, |b| < 1 (point %d has norm %.17g)", bad[1], nb[bad[1]]))
   den <- (1 - nb) * (1 + nb)
   X <- cbind((1 + nb^2) / den, 2 * B / den)
-  M <- hyperbolic(ncol(B))
-  check_representable(M, t(X), "b", "point")
-  rows_out(t(X), attr(B, "single"))
+  rows_out(check_model_points(hyperbolic(ncol(B)), t(X), "b"), attr(B, "single"))
 }
 
 #' @rdname hyperbolic_to_poincare
@@ -92,8 +93,22 @@ halfplane_to_hyperbolic <- function(z) {
   if (length(bad)) abort_arg("z", sprintf("must lie in the upper half-plane, v > 0 (point %d has v = %g)", bad[1], v[bad[1]]))
   w <- u^2 + v^2
   X <- rbind((w + 1) / (2 * v), u / v, (w - 1) / (2 * v))
-  check_representable(hyperbolic(2), X, "z", "point")
-  rows_out(X, attr(Z, "single"))
+  rows_out(check_model_points(hyperbolic(2), X, "z"), attr(Z, "single"))
+}
+
+# Converted points (ambient columns) must be points hyperbolic() accepts as
+# input: finite and within x0 <= 1e12 (see hyperbolic()); otherwise a classed
+# "not representable" error naming the argument of the other model.
+check_model_points <- function(M, X, arg, call = sys.call(-1)) {
+  why <- if (any(!is.finite(X))) "overflows" else {
+    r <- cpp_check_points(M, X, 1e-6)
+    if (any(nzchar(r))) sprintf("%s (point %d)", r[nzchar(r)][1L], which(nzchar(r))[1L]) else ""
+  }
+  if (nzchar(why)) {
+    abort_arg(arg, sprintf("is too close to the boundary of its model: the hyperboloid point %s", why), call,
+              class = "dpmanifold_not_representable")
+  }
+  X
 }
 
 # Points of hyperbolic(d), d from the length of x: a (d + 1) x n ambient

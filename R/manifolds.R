@@ -39,7 +39,12 @@ check_size <- function(x, arg, type, call = sys.call(-1)) {
 #'   \eqn{x_0 > 0} (or an n x (d + 1) matrix), the layout of the `GeodRegr`
 #'   package; tangent vectors at `p` are Minkowski-orthogonal to `p`. See
 #'   [hyperbolic_to_poincare()] for the Poincare ball and the upper
-#'   half-plane.
+#'   half-plane. Distances and logarithms are computed without cancellation
+#'   (accurate near 0, unlike \eqn{arcosh(-<p, q>)}), but the model itself
+#'   holds a point at distance t from the origin with coordinates of size
+#'   \eqn{e^t/2}, so every quantity there is accurate to about
+#'   \eqn{10^{-16} e^t}: input points with \eqn{x_0 > 10^{12}} (t > 28.3)
+#'   are refused; computed points are returned up to \eqn{x_0 = 10^{100}}.
 #'
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
 #' al. (2022), summarised in the package's SPEC.

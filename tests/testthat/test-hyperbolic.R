@@ -182,7 +182,7 @@ test_that("dp_frechet_mean on hyperbolic(2) runs every mechanism, concentrates, 
   c0 <- hpt(1, 0.3)
   n <- 200
   X <- mfd_exp(H2, c0, 0.3 * mfd_random_tangent(H2, c0, n))
-  Xn <- replace_record(H2, X, 3, hpt(40, 2))     # a record far outside the ball
+  Xn <- replace_record(H2, X, 3, hpt(20, 2))     # a record far outside the ball
   xbar <- frechet_mean(H2, clip_to_ball(H2, X, c0, 1))$mean
   runs <- list(
     list(mechanism = "laplace"),
@@ -236,7 +236,7 @@ test_that("dp_geodesic_regression on hyperbolic(2) releases a geodesic and passe
   c0 <- hpt(0.5, 1)
   u <- mfd_project(H2, c0, c(0, 0.6, -0.2))
   Y <- mfd_exp(H2, mfd_exp(H2, c0, outer(x - 0.5, u)), 0.05 * mfd_random_tangent(H2, mfd_exp(H2, c0, outer(x - 0.5, u)), n))
-  Yn <- replace_record(H2, Y, 2, hpt(30, 1))
+  Yn <- replace_record(H2, Y, 2, hpt(20, 1))
   xn <- x; xn[2] <- 40
   for (method in c("joint", "energy", "tangent")) {
     f <- function(D) dp_geodesic_regression(H2, D$x, D$y, epsilon = 2, tau = 0.2, center = c0, radius = 1,
@@ -268,7 +268,12 @@ test_that("hostile input on hyperbolic(d) raises classed errors naming the argum
   err(mfd_dist(H2, o2, c(1e200, 1e200, 0)), "q", "too far from the origin")
   err(mfd_exp(H2, o2, c(0, 800, 0)), "v", "not representable")
   err(mfd_exp(H2, o2, c(0, 300, 0)), "v", "not representable")
-  err(mfd_exp(H2, hpt(200), c(0, 0, 100)), "v", "not representable")
+  err(mfd_exp(H2, hpt(25), c(0, 0, 300)), "v", "not representable")
+  # beyond x0 = 1e12 (distance 28.3) rounding leaves fewer than 4 digits:
+  # such input is refused, while a computed point is returned up to x0 = 1e100
+  err(mfd_dist(H2, o2, hpt(30)), "q", "too far from the origin")
+  expect_equal(mfd_exp(H2, o2, c(0, 40, 0)), hpt(40), tolerance = 1e-14)
+  expect_equal(mfd_dist(H2, o2, hpt(28)), 28, tolerance = 1e-14)
   # tangent vectors that are not Minkowski-orthogonal (Euclidean-orthogonal is not enough)
   p <- hpt(1.5)
   err(mfd_exp(H2, p, c(-sinh(1.5), cosh(1.5), 0)), "v", "Minkowski-orthogonal")
@@ -313,6 +318,8 @@ test_that("Poincare ball and half-plane conversions are inverse isometries", {
   expect_error(poincare_to_hyperbolic(rbind(c(0.1, 0), c(2, 0))), "point 2")
   expect_error(halfplane_to_hyperbolic(c(0, -1)), class = "dpmanifold_error")
   expect_error(halfplane_to_hyperbolic(c(0, 1e-200)), class = "dpmanifold_not_representable")
+  expect_error(poincare_to_hyperbolic(c(1 - 1e-14, 0)), class = "dpmanifold_not_representable")
+  expect_equal(mfd_dist(H2, o2, poincare_to_hyperbolic(c(tanh(12), 0))), 24, tolerance = 1e-6)
   expect_error(hyperbolic_to_poincare(c(-1, 0, 0)), "lower sheet")
   expect_error(hyperbolic_to_halfplane(mfd_random_point(hyperbolic(3))), class = "dpmanifold_error")
   expect_error(hyperbolic_to_poincare(c(1, NA, 0)), class = "dpmanifold_error")

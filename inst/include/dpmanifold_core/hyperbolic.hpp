@@ -21,10 +21,16 @@
 //   rounding for q near p, also far from the origin;
 // * log_p(q) = (t / sinh t) (q - p) - t tanh(t / 2) p with t = dist(p, q):
 //   the orthogonal part of q - p without forming <p, q>.
-// Points are representable while x0 <= 1e100 (distance ~230 from o): then
-// products of two coordinates, and cosh(L) p for L up to the distance of two
-// such points, stay finite; beyond it check_point() refuses, so a result that
-// leaves this range is a classed "not representable" error in R.
+// Limits. Rounding a point's coordinates moves it by ~1e-16 x0 in
+// hyperbolic distance, and a tangent vector at it carries the same absolute
+// error: every geometric quantity is accurate to about 1e-16 x0 (1e-10 at
+// distance 15 from o, 1e-7 at 20, 1e-4 at 28; measured). Input points are
+// therefore refused beyond x0 = 1e12 (distance ~28.3 from o), where fewer
+// than four digits would be left (check_point). Computed points (check_result)
+// are accepted up to x0 = 1e100 (distance ~230): then products of two
+// coordinates, and cosh(L) p for L up to the distance of two such points,
+// stay finite; beyond it a result is a classed "not representable" error in
+// R.
 #ifndef DPMANIFOLD_HYPERBOLIC_HPP
 #define DPMANIFOLD_HYPERBOLIC_HPP
 
@@ -36,7 +42,8 @@ namespace dpmanifold {
 
 namespace hyperbolic_ops {
 
-constexpr double kMaxX0 = 1e100;
+constexpr double kMaxX0 = 1e100;         // computed points: representable
+constexpr double kMaxInputX0 = 1e12;     // input points: accurate to ~1e-4
 
 inline double minkowski(const Vec& x, const Vec& y) {
   const Eigen::Index d = x.size() - 1;
@@ -140,15 +147,19 @@ class Hyperbolic : public Manifold {
   // x0 is compared with sqrt(1 + |xs|^2) relative to its size (an absolute
   // test of <x, x> + 1 would cancel for points far from the origin).
   std::string check_point(const Vec& p, double tol) const override {
-    if (p.size() != d_ + 1) return "has the wrong length";
-    if (!p.allFinite()) return "is not finite";
-    const double target = std::hypot(1.0, robust_norm(p.tail(d_)));
-    const double slack = tol * std::max(1.0, target);
-    if (p(0) < 0.0 && std::fabs(-p(0) - target) <= slack)
-      return "is on the lower sheet of the hyperboloid (x0 < 0); points of hyperbolic() have x0 > 0";
-    if (!(std::fabs(p(0) - target) <= slack))
-      return "does not satisfy <x, x> = -1 for the Minkowski form -x0^2 + x1^2 + ... (with x0 > 0)";
-    if (!(target <= hyperbolic_ops::kMaxX0))
+    std::string why = sheet_reason(p, tol);
+    if (!why.empty()) return why;
+    if (!(p(0) <= hyperbolic_ops::kMaxInputX0))
+      return "is too far from the origin for the hyperboloid model in double precision (x0 above 1e12, distance "
+             "above 28.3, where rounding leaves fewer than 4 correct digits)";
+    return "";
+  }
+  // A computed point: finite, on the sheet, x0 <= 1e100.
+  std::string check_result(const Vec& p) const override {
+    if (!p.allFinite()) return "overflows";
+    std::string why = sheet_reason(p, 1e-6);
+    if (!why.empty()) return why;
+    if (!(p(0) <= hyperbolic_ops::kMaxX0))
       return "is too far from the origin for double precision (x0 above 1e100, distance above 230)";
     return "";
   }
@@ -237,6 +248,18 @@ class Hyperbolic : public Manifold {
 
  private:
   int d_;
+
+  std::string sheet_reason(const Vec& p, double tol) const {
+    if (p.size() != d_ + 1) return "has the wrong length";
+    if (!p.allFinite()) return "is not finite";
+    const double target = std::hypot(1.0, robust_norm(p.tail(d_)));
+    const double slack = tol * std::max(1.0, target);
+    if (p(0) < 0.0 && std::fabs(-p(0) - target) <= slack)
+      return "is on the lower sheet of the hyperboloid (x0 < 0); points of hyperbolic() have x0 > 0";
+    if (!(std::fabs(p(0) - target) <= slack))
+      return "does not satisfy <x, x> = -1 for the Minkowski form -x0^2 + x1^2 + ... (with x0 > 0)";
+    return "";
+  }
 };
 
 }  // namespace dpmanifold
