@@ -341,3 +341,25 @@ test_that("releases and fits on hyperbolic(d) draw a Poincare-disc picture", {
   rel3 <- dp_frechet_mean(M3, X3, epsilon = 1, center = c(1, 0, 0, 0), radius = 2, mechanism = "kng")
   expect_silent(plot(rel3, data = X3))
 })
+
+test_that("hyperbolic() sizes and O(D) tangent coordinates", {
+  for (bad in list(0, -1, NaN, Inf, c(2, 3), NULL, "2", 2^31 - 1)) {
+    e <- tryCatch(hyperbolic(bad), dpmanifold_error = function(e) e)
+    expect_s3_class(e, "dpmanifold_error")
+    expect_identical(e$arg, "d")
+  }
+  expect_identical(hyperbolic(2^31 - 2)$ambient_dim, .Machine$integer.max)
+  set.seed(41)
+  M <- hyperbolic(40)
+  p <- mfd_random_point(M)
+  P <- matrix(p)
+  Bm <- t(mfd_tangent_basis(M, p))
+  G <- crossprod(Bm, diag(c(-1, rep(1, 40))) %*% Bm)   # Minkowski Gram matrix of the basis
+  expect_equal(G, diag(40), tolerance = 1e-10)
+  v <- mfd_random_tangent(M, p)
+  z <- dpmanifold:::cpp_tangent_coords(M, P, matrix(v))
+  expect_equal(as.vector(Bm %*% z), v, tolerance = 1e-10)
+  # malformed objects are refused
+  bad <- unclass(hyperbolic(2)); bad$ambient_dim <- 2L; class(bad) <- c("hyperbolic", "manifold")
+  expect_error(mfd_dist(bad, o2, o2), class = "dpmanifold_error")
+})
