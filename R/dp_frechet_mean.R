@@ -26,7 +26,8 @@
 #'   Laplace envelope. The default on `kendall_shape()` where that exact
 #'   sampler runs for the public parameters ([default_mechanism()]).
 #' * `"wrapped_laplace"`, `"wrapped_gaussian"`: exponential-wrapped
-#'   mechanisms on Hadamard manifolds (`spd()`, `euclidean()`) with public
+#'   mechanisms on Hadamard manifolds (`spd()`, `euclidean()`,
+#'   `hyperbolic()`) with public
 #'   footpoint, \eqn{\Delta = 2r/n}. Laplace: epsilon-DP with
 #'   \eqn{\sigma = \Delta/\epsilon}. Gaussian: (epsilon, delta)-DP by the
 #'   analytic calibration ([calibrate_analytic_gaussian()]), mu-GDP
@@ -41,7 +42,10 @@
 #'   logarithm (\eqn{\Delta = 2r/n}); Kendall: landmark-wise Laplace after
 #'   Procrustes alignment to the public centre with the budget split over the
 #'   2k coordinates (Soto et al. 2022, B.5.2, with public bounds); Euclidean:
-#'   the K-norm Laplace mechanism.
+#'   the K-norm Laplace mechanism; hyperbolic: K-norm Laplace on the ambient
+#'   (hyperboloid) mean of the data moved by the Lorentz boost taking the
+#'   public centre to the origin (ambient radius
+#'   \eqn{\sqrt{2\cosh r(\cosh r - 1)}}), brought back to the sheet.
 #'
 #' **Samplers.** Every mechanism is drawn exactly by default
 #' (`sampler = "exact"`): the release is then epsilon-DP (or the stated
@@ -405,6 +409,40 @@ euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
   # may leave the SPD cone: the baseline's known weakness (post-processing
   # of the release, so checking it reveals nothing more)
   list(estimate = as.vector((est + t(est)) / 2), off_manifold = TRUE)
+}
+
+#' @export
+baseline_scale.hyperbolic <- function(M, radius, n, epsilon, align = TRUE) {
+  # In the frame of the public centre (the Lorentz boost taking it to the
+  # origin o, an isometry), the ball B_r(o) lies in the Euclidean ball of
+  # radius |(cosh r, sinh r, 0, ...) - o| = sqrt(2 cosh(r) (cosh(r) - 1))
+  # around o in R^(d+1).
+  rE <- sqrt(2 * cosh(radius) * (cosh(radius) - 1))
+  Delta <- 2 * rE / n
+  list(sensitivity = Delta, sigma = Delta / epsilon)
+}
+
+# Lorentz boost taking the origin to c (inverse = TRUE: c to the origin),
+# applied to the columns of X.
+hyperbolic_boost <- function(c, X, inverse = FALSE) {
+  cs <- if (inverse) -c[-1] else c[-1]
+  a <- colSums(cs * X[-1, , drop = FALSE])
+  rbind(c[1] * X[1, ] + a, X[-1, , drop = FALSE] + outer(cs, X[1, ] + a / (1 + c[1])))
+}
+
+#' @export
+euclidean_baseline.hyperbolic <- function(M, Xa, epsilon, ball, align) {
+  # K-norm Laplace on the ambient mean of the data in the centre's frame,
+  # brought back to the sheet (Minkowski normalisation when the noisy mean
+  # is future-timelike, else the sheet point over its spatial part: both
+  # post-processing), then back to the centre.
+  n <- ncol(Xa)
+  s <- baseline_scale(M, ball$radius, n, epsilon)
+  z <- rowMeans(hyperbolic_boost(ball$center, Xa, inverse = TRUE)) +
+    cpp_euclidean_laplace_noise(M$ambient_dim, s$sigma, 1L)[, 1]
+  q <- z[1]^2 - sum(z[-1]^2)
+  z <- if (z[1] > 0 && q > 0) z / sqrt(q) else c(sqrt(1 + sum(z[-1]^2)), z[-1])
+  list(estimate = as.vector(hyperbolic_boost(ball$center, matrix(z))))
 }
 
 #' @export

@@ -1,6 +1,6 @@
 #' Manifolds supported by dpmanifold
 #'
-#' Constructors for the five manifolds of the package. Each returns an object
+#' Constructors for the six manifolds of the package. Each returns an object
 #' of class `c("<name>", "manifold")` that is passed as the first argument
 #' `M` to every geometric function (`mfd_exp()`, `mfd_log()`, ...) and to
 #' the estimators and private mechanisms.
@@ -17,6 +17,18 @@
 #'   (curvature in \[1, 4\], injectivity radius pi/2). Points are preshapes:
 #'   k x 2 configurations, centred and of unit size (see [as_preshape()]);
 #'   several are a k x 2 x n array as in the `shapes` package.
+#' * `hyperbolic(d)`: hyperbolic space \eqn{H^d} (curvature -1, Hadamard) in
+#'   the hyperboloid model: points are vectors \eqn{x} of length `d + 1`
+#'   on the upper sheet \eqn{-x_0^2 + x_1^2 + \dots + x_d^2 = -1},
+#'   \eqn{x_0 > 0} (or an n x (d + 1) matrix), the layout of the `GeodRegr`
+#'   package; tangent vectors at `p` are Minkowski-orthogonal to `p`. See
+#'   [hyperbolic_to_poincare()] for the Poincare ball and the upper
+#'   half-plane. Distances and logarithms are computed without cancellation
+#'   (accurate near 0, unlike \eqn{arcosh(-<p, q>)}), but the model itself
+#'   holds a point at distance t from the origin with coordinates of size
+#'   \eqn{e^t/2}, so every quantity there is accurate to about
+#'   \eqn{10^{-16} e^t}: input points with \eqn{x_0 > 10^{12}} (t > 28.3)
+#'   are refused; computed points are returned up to \eqn{x_0 = 10^{100}}.
 #'
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
 #' al. (2022), summarised in the package's SPEC.
@@ -39,6 +51,7 @@
 #' S2
 #' spd(3, metric = "log_euclidean")
 #' kendall_shape(8)$dim
+#' hyperbolic(2)
 #' @name manifolds
 NULL
 
@@ -61,6 +74,10 @@ spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
 #' @rdname manifolds
 #' @export
 kendall_shape <- function(k) new_manifold("kendall_shape", k)
+
+#' @rdname manifolds
+#' @export
+hyperbolic <- function(d) new_manifold("hyperbolic", d)
 
 #' @export
 print.manifold <- function(x, ...) {
@@ -124,3 +141,16 @@ register_manifold(
     if (length(dim(X)) %in% 2:3 && dim(X)[1] == M$size && dim(X)[2] == 2L) as_preshape(X) else X
   },
   checks = list(sizes = c(3, 6), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4)))
+
+# Hyperbolic space, hyperboloid model: coordinates grow like e^t at distance
+# t from the origin and carry a relative error of 1e-16 x0, hence
+# max_distance = 230 for computed points (input points are refused beyond
+# x0 = 1e12 by the C++ membership check).
+register_manifold(
+  "hyperbolic", class = "hyperbolic", constructor = "hyperbolic", size_arg = "d",
+  layout = function(k) list(dim = k, ambient_dim = k + 1, point_dim = NULL),
+  max_size = .Machine$integer.max - 1,
+  label = function(M) sprintf("Hyperbolic space H^%d, hyperboloid model in R^%d", M$size, M$size + 1L),
+  short_label = function(M) sprintf("H^%d", M$size),
+  max_distance = 230,
+  checks = list(sizes = c(2, 5), tol = 1e-9, radius = 3, lengths = c(0.3, 1, 2.5)))

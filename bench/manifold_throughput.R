@@ -1,6 +1,7 @@
 # Throughput of exp / log / dist through the R API of dpmanifold, against a
 # plain-R implementation of the same formulas (vectorised over points where
-# that is natural: Euclidean, sphere, Kendall; eigen() per point for SPD).
+# that is natural: Euclidean, sphere, Kendall, hyperbolic; eigen() per point
+# for SPD).
 #
 #   Rscript bench/manifold_throughput.R
 #
@@ -125,6 +126,24 @@ plain <- list(
     }
   )
 )
+# hyperboloid model, the textbook formulas (those of GeodRegr), vectorised:
+# mink(x, y) = -x0 y0 + x1 y1 + ...
+mink <- function(X, Y) rowSums(X * Y) - 2 * X[, 1] * Y[, 1]
+plain$hyperbolic <- list(
+  exp = function(P, V) {
+    nv <- sqrt(pmax(mink(V, V), 0))
+    s <- ifelse(nv > 0, sinh(nv) / nv, 1)
+    cosh(nv) * P + s * V
+  },
+  log = function(P, Q) {
+    a <- pmin(mink(P, Q), -1)
+    U <- Q + a * P
+    nu <- sqrt(pmax(mink(U, U), 0))
+    ifelse(nu > 0, acosh(-a) / nu, 1) * U
+  },
+  dist = function(P, Q) acosh(pmax(-mink(P, Q), 1))
+)
+
 # the plain Kendall exp/log return k x n x 2; put them back in the k x 2 x n layout
 for (op in c("exp", "log")) {
   f <- plain$kendall_shape[[op]]
@@ -140,7 +159,9 @@ cases <- list(
   "sphere(2)" = sphere(2),
   "spd(5) affine-invariant" = spd(5),
   "spd(5) log-Euclidean" = spd(5, "log_euclidean"),
-  "kendall_shape(20)" = kendall_shape(20)
+  "kendall_shape(20)" = kendall_shape(20),
+  "hyperbolic(2)" = hyperbolic(2),
+  "hyperbolic(10)" = hyperbolic(10)
 )
 
 cat(sprintf("dpmanifold %s, R %s; N = %d points per vectorised call, %d scalar calls\n",

@@ -29,7 +29,7 @@ test_that("the registry covers every manifold and the C++ factory builds each re
     expect_equal(from_ambient(M, to_ambient(M, X, "X")), X)
   }
   # messages list the Hadamard manifolds from the registry and the C++ facts
-  expect_identical(hadamard_constructors(), "euclidean() or spd()")
+  expect_identical(hadamard_constructors(), "euclidean(), spd() or hyperbolic()")
   expect_error(new_manifold("sphere", 0), class = "dpmanifold_error")
   bad <- sphere(2)
   bad$type <- "no_such_manifold"

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "euclidean.hpp"
+#include "hyperbolic.hpp"
 #include "kendall.hpp"
 #include "sphere.hpp"
 #include "spd.hpp"
@@ -31,6 +32,7 @@ inline std::unique_ptr<Manifold> make_manifold(const std::string& type, int size
   if (type == "spd_affine_invariant") return make_spd<SPDAffineInvariantT>(size);
   if (type == "spd_log_euclidean") return make_spd<SPDLogEuclideanT>(size);
   if (type == "kendall_shape") return std::unique_ptr<Manifold>(new KendallShape(size));
+  if (type == "hyperbolic") return std::unique_ptr<Manifold>(new Hyperbolic(size));
   throw std::invalid_argument("unknown manifold type '" + type + "'");
 }
 

@@ -5,6 +5,7 @@
 //   sphere(d)         R^(d+1)
 //   spd(k)            k x k symmetric matrix, column-major (length k^2)
 //   kendall_shape(k)  k x 2 configuration, column-major (x coords, then y)
+//   hyperbolic(d)     R^(d+1), hyperboloid model (x0 first)
 // Algorithms (Frechet mean, regression, samplers, Jacobi adjoints) are written
 // once against this class; concrete manifolds override the geometry only.
 // The headers are free of R so the core can be used from any C++ host.
