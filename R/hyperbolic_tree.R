@@ -28,8 +28,8 @@
 #' tree path is a broken geodesic) and the deficit \eqn{k\tau - d_H} is a
 #' bounded loss per turn of the path, about
 #' \eqn{-2\log\sin(\theta/2)} for a turn of angle \eqn{\theta} once `tau` is
-#' large; so \eqn{d_H / (k\tau) \to 1} as `tau` grows (Sarkar 2011, Theorem
-#' 6: distortion \eqn{1 + \varepsilon} for `tau` of order
+#' large; so \eqn{d_H / (k\tau) \to 1} as `tau` grows (Sarkar 2011:
+#' distortion \eqn{1 + \varepsilon} for `tau` of order
 #' \eqn{\log(\mathrm{degree}) / \varepsilon}). Large `tau` pushes the nodes
 #' towards the boundary of the Poincare disc (a node at depth \eqn{D} sits at
 #' Euclidean radius \eqn{\tanh(D\tau/2)}) and costs precision: hyperboloid

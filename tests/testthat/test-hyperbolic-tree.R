@@ -54,6 +54,11 @@ test_that("the eurodist tree: nodes on the upper sheet, edges of length tau, nam
   ch <- which(!is.na(e$parent))
   expect_true(all(abs(hdist(P[ch, ], P[e$parent[ch], ]) - 1) < 1e-10))
   expect_identical(max(e$depth), 8L)
+  # the leaves go round the disc counter-clockwise in dendrogram order
+  ang <- atan2(P[hc$order, 3], P[hc$order, 2])
+  step <- diff(c(ang, ang[1])) %% (2 * pi)
+  expect_true(all(step > 1e-3))
+  expect_equal(sum(step), 2 * pi)
   # distance to the root (at the origin): tau for its children, at most
   # tau * depth further down
   r <- acosh(P[, 1])
@@ -142,6 +147,10 @@ test_that("hclust, merge matrix and parent vector give the same embedding", {
   # a single edge
   e <- hyperbolic_embedding(c(0, 1), tau = 2)
   expect_equal(unname(e$points[2, ]), c(cosh(2), sinh(2), 0))
+  # a single node
+  e <- hyperbolic_embedding(NA, tau = 2)
+  expect_equal(unname(e$points), matrix(c(1, 0, 0), 1))
+  expect_identical(e$leaf, TRUE)
 })
 
 test_that("bad trees and tau raise classed errors naming the argument", {
