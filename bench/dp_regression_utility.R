@@ -26,11 +26,12 @@
 #     x ~ U[0, 1], public y bounds [-0.5, 4.5] (centre 2, radius 2.5) and
 #     x range [0, 1] for every method. Mean over data sets of the total
 #     squared error of (intercept, slope) against the truth (1, 2):
-#     dp_geodesic_regression(euclidean(1)), DPpack::LinearRegressionDP
+#     dp_geodesic_regression(euclidean(1)) (exact SSP), DPpack::LinearRegressionDP
 #     (objective perturbation, pure epsilon; l2 regulariser, best gamma of a
 #     grid, chosen on the truth: favourable to DPpack) and Laplace
 #     sufficient-statistics perturbation (centred sums of x, x^2, y, x y,
-#     Laplace noise with their L1 sensitivity). DPpack is not a dependency
+#     Laplace noise with their L1 sensitivity; standard single scale, and
+#     the budget split optimally over the sums). DPpack is not a dependency
 #     of dpmanifold: it is installed into a temporary library ($DPM_BENCH_LIB
 #     or a temporary directory) when missing.
 #  5. Time of one release at n = 1000 on S^2 (default settings).
@@ -89,8 +90,8 @@ for (ne in s2_settings) {
     D <- sim_sphere(n)
     E0 <- nonprivate_energy(S2, D$x, D$y)
     base <- list(S2, D$x, D$y, epsilon = eps, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, base)
-    jl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(sampler = "mcmc",
+    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
+    jl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "joint", sampler = "mcmc",
              mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
@@ -136,7 +137,7 @@ for (ne in spd_settings) {
     D <- sim_spd(n)
     E0 <- nonprivate_energy(P, D$x, D$y)
     base <- list(P, D$x, D$y, epsilon = eps, tau = 0.05, center = D$center, radius = D$radius, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, base)
+    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
     enl <- if (quick || n > 100) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
@@ -174,7 +175,7 @@ if (requireNamespace("shapes", quietly = TRUE)) {
     priv <- !pub
     E0 <- nonprivate_energy(K, x01[priv], Z[, , priv])
     base <- list(K, x01[priv], Z[, , priv], epsilon = 5, tau = tau, center = ctr, radius = rad, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, base)
+    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
     c(joint = release_ratio(j, K, x01[priv], Z[, , priv], E0),
@@ -190,15 +191,34 @@ if (requireNamespace("shapes", quietly = TRUE)) {
 }
 
 # ---- 4. Euclidean: DP linear regression ---------------------------------------------
+# Peers on the same public bounds (y in [lo, hi], x in [0, 1], the same
+# public domain |a| <= 2.5, |b| <= 5 for the post-processing):
+#  * laplace_ssp: the standard Laplace sufficient-statistics perturbation
+#    (Foulds et al. 2016; Wang 2018): centred sums (sum t, sum t^2, sum z,
+#    sum t z), t = x - 1/2, z = clip(y) - 2, one Laplace scale = the L1
+#    sensitivity of the vector over epsilon; the centred design floored at
+#    its noise scale; the solution projected onto the public domain.
+#  * laplace_ssp_split: the same with the budget split over the four sums to
+#    minimise the expected excess energy (public, the same proxy as ours):
+#    the strongest Laplace SSP we know.
+#  * DPpack::LinearRegressionDP: objective perturbation (best gamma of a grid,
+#    chosen on the truth: favourable to DPpack).
 lo <- -0.5; hi <- 4.5
-ssp <- function(x, y, eps) {
-  n <- length(x); xc <- x - 0.5; c0 <- (lo + hi) / 2; r <- (hi - lo) / 2
-  yc <- pmin(pmax(y, lo), hi) - c0
-  sens <- 1 + 0.25 + 2 * r + r   # L1 sensitivity of (sum xc, sum xc^2, sum yc, sum xc yc)
-  S <- c(sum(xc), sum(xc^2), sum(yc), sum(xc * yc)) + stats::rexp(4, eps / sens) * sample(c(-1, 1), 4, TRUE)
-  m1 <- S[1] / n; m2 <- S[2] / n; my <- S[3] / n; mxy <- S[4] / n
-  b <- (mxy - m1 * my) / max(m2 - m1^2, 1e-3)
-  a <- my - b * m1
+lap <- function(k, s) stats::rexp(k, 1 / s) * ifelse(stats::runif(k) < 0.5, -1, 1)
+ssp <- function(x, y, eps, split = FALSE) {
+  n <- length(x); t <- x - 0.5; c0 <- (lo + hi) / 2; r <- (hi - lo) / 2
+  z <- pmin(pmax(y, lo), hi) - c0
+  sens <- c(1, 0.25, 2 * r, r)   # sum t, sum t^2, sum z, sum t z
+  e <- if (split) {
+    w <- c(r^2, r^2 * 12 / 16, 4 * r^2, 12 * r^2)^(1 / 3)   # eps_i prop. to (loss weight x sens^2)^(1/3)
+    eps * w / sum(w)
+  } else eps * sens / sum(sens)                              # one scale sum(sens) / eps
+  S <- c(sum(t), sum(t^2), sum(z), sum(t * z)) + lap(4, sens / e)
+  St <- min(max(S[1], -n / 2), n / 2)
+  Sttc <- max(min(S[2], n / 4) - St^2 / n, sens[2] / e[2])
+  b <- (S[4] - St * S[3] / n) / Sttc
+  a <- (S[3] - St * b) / n
+  a <- max(min(a, r), -r); b <- max(min(b, 2 * r), -2 * r)
   c(a + c0 - 0.5 * b, b)
 }
 dppack_fit <- function(x, y, eps, gamma) {
@@ -207,38 +227,48 @@ dppack_fit <- function(x, y, eps, gamma) {
   as.numeric(m$coeff)
 }
 gammas <- c(1e-4, 1e-3, 1e-2, 0.1)
-eu_reps <- if (quick) 5L else 100L
+eu_reps <- if (quick) 20L else 1000L     # ours and the Laplace SSPs (cheap)
+dpp_reps <- if (quick) 5L else 100L      # DPpack (its fits are slow)
 eu_rows <- list()
 for (n in c(1e3, 1e4)) for (eps in c(0.5, 1, 2)) {
+  tr <- c(1, 2)
   res <- replicate(eu_reps, {
     x <- runif(n); y <- 1 + 2 * x + rnorm(n, sd = 0.5)
-    tr <- c(1, 2)
     rel <- dp_geodesic_regression(euclidean(1), x, y, epsilon = eps, center = 2, radius = 2.5, x_range = c(0, 1))
     ours <- c(rel$estimate$p - rel$estimate$x0 * rel$estimate$v, rel$estimate$v)
-    dpp <- if (have_dppack) vapply(gammas, function(g) sum((dppack_fit(x, y, eps, g) - tr)^2), numeric(1)) else rep(NA, length(gammas))
-    c(ours = sum((ours - tr)^2), ssp = sum((ssp(x, y, eps) - tr)^2), ols = sum((coef(lm(y ~ x)) - tr)^2),
-      stats::setNames(dpp, paste0("dpp_", gammas)))
+    c(ours = sum((ours - tr)^2), ssp = sum((ssp(x, y, eps) - tr)^2), ssp_split = sum((ssp(x, y, eps, TRUE) - tr)^2),
+      ols = sum((coef(lm.fit(cbind(1, x), y)) - tr)^2))
+  })
+  dres <- replicate(dpp_reps, {
+    x <- runif(n); y <- 1 + 2 * x + rnorm(n, sd = 0.5)
+    if (have_dppack) vapply(gammas, function(g) sum((dppack_fit(x, y, eps, g) - tr)^2), numeric(1)) else rep(NA, length(gammas))
   })
   m <- rowMeans(res)
-  dpp_best <- min(m[grep("^dpp_", names(m))])
+  dm <- rowMeans(matrix(dres, nrow = length(gammas)))
+  dpp_best <- min(dm)
   eu_rows[[length(eu_rows) + 1L]] <- data.frame(
     n = n, epsilon = eps, ols = m[["ols"]], dpmanifold = m[["ours"]], DPpack = dpp_best,
-    DPpack_gamma = gammas[which.min(m[grep("^dpp_", names(m))])], laplace_ssp = m[["ssp"]],
-    ratio_DPpack = m[["ours"]] / dpp_best, ratio_ssp = m[["ours"]] / m[["ssp"]])
+    DPpack_gamma = gammas[which.min(dm)], laplace_ssp = m[["ssp"]], laplace_ssp_split = m[["ssp_split"]],
+    ratio_DPpack = m[["ours"]] / dpp_best, ratio_ssp = m[["ours"]] / m[["ssp"]],
+    ratio_ssp_split = m[["ours"]] / m[["ssp_split"]],
+    se_ratio_split = sd(res["ours", ] - m[["ours"]] / m[["ssp_split"]] * res["ssp_split", ]) / sqrt(eu_reps) / m[["ssp_split"]])
 }
-cat(sprintf("\n== 4. DP linear regression: mean total squared error of (intercept, slope) over %d data sets ==\n", eu_reps))
-cat("   targets: ratio_DPpack <= 0.5 and ratio_ssp <= 1\n")
+cat(sprintf("\n== 4. DP linear regression: mean total squared error of (intercept, slope); %d data sets (DPpack: %d) ==\n",
+            eu_reps, dpp_reps))
+cat("   dpmanifold = exact SSP (hull K-norm moments + Laplace design); targets: ratio_DPpack <= 0.5 and ratio_ssp <= 1\n")
+cat("   (se_ratio_split: standard error of ratio_ssp_split, delta method)\n")
 print(do.call(rbind, eu_rows), digits = 3, row.names = FALSE)
 
 # ---- 5. Time of one release at n = 1000 on S^2 ------------------------------------
 D <- sim_sphere(1000)
 times <- replicate(if (quick) 2 else 7, {
   t0 <- proc.time()
-  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1))
+  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1),
+                         method = "joint")
   el <- proc.time() - t0
   c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
 })
-cat(sprintf("\n== 5. One release at n = 1000 on S^2 (epsilon = 1, default chain): median %.2f s elapsed, %.2f s CPU (target < 1 s)\n",
+cat(sprintf("\n== 5. One release at n = 1000 on S^2 (epsilon = 1, default chain): method = \"joint\": median %.2f s elapsed, %.2f s CPU (target < 1 s)\n",
             median(times["elapsed", ]), median(times["cpu", ])))
 times <- replicate(if (quick) 2 else 7, {
   t0 <- proc.time()
@@ -247,5 +277,5 @@ times <- replicate(if (quick) 2 else 7, {
   el <- proc.time() - t0
   c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
 })
-cat(sprintf("   method = \"energy\": median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
+cat(sprintf("   method = \"energy\" (the default): median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))
