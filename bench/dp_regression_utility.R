@@ -11,8 +11,11 @@
 #     around the geodesic's midpoint. Energy ratio = E(private) / E(non-
 #     private fit) on the same data, for the joint release (default chain),
 #     the joint release with chains 20 times longer (the law the default
-#     chain should reproduce), method = "tangent", and method = "energy"
-#     (exponential mechanism on the clipped energy; default chain and 20x).
+#     chain should reproduce), method = "tangent", method = "energy"
+#     (exponential mechanism on the clipped energy; default chain and 20x)
+#     and method = "linearised" (energy law at 15% of epsilon, then SSP of
+#     the linearised residuals; default chain and 20x); `default` names the
+#     method the public rule of method = "auto" picks.
 #  2. SPD(2), Kulkarni and Soto appendix F: p, q ~ Wishart(I, 2) / 2,
 #     v = Log(p, q), x ~ U[0, 1], y = Exp(y_clean, xi), xi ~ N(0, 0.01^2 I)
 #     in the tangent space; tau = 0.05; public ball of radius |v|/2 + 0.2
@@ -97,8 +100,13 @@ for (ne in s2_settings) {
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
     enl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "energy",
              mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
+    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
+    lil <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "linearised",
+             mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
     c(joint = release_ratio(j, S2, D$x, D$y, E0),
       joint_20x = if (is.null(jl)) NA else release_ratio(jl, S2, D$x, D$y, E0),
+      linearised = release_ratio(li, S2, D$x, D$y, E0),
+      linearised_20x = if (is.null(lil)) NA else release_ratio(lil, S2, D$x, D$y, E0),
       tangent = release_ratio(tg, S2, D$x, D$y, E0),
       energy = release_ratio(en, S2, D$x, D$y, E0),
       energy_20x = if (is.null(enl)) NA else release_ratio(enl, S2, D$x, D$y, E0),
@@ -108,7 +116,8 @@ for (ne in s2_settings) {
     n = n, epsilon = eps, nonprivate = 1, joint = median(res["joint", ]),
     joint_20x_chain = median(res["joint_20x", ]), tangent = median(res["tangent", ]),
     energy = median(res["energy", ]), energy_20x_chain = median(res["energy_20x", ]),
-    joint_exact_share = mean(res["exact", ]))
+    linearised = median(res["linearised", ]), linearised_20x_chain = median(res["linearised_20x", ]),
+    default = dpmanifold:::auto_method(S2, n, eps), joint_exact_share = mean(res["exact", ]))
 }
 cat("\n== 1. S^2 (Kulkarni and Soto 4.1; tau = 0.15, radius 0.4): median energy ratio over", reps, "data sets ==\n")
 cat("   targets: <= 1.5 at (100, 1); <= 1.1 at (200, 1) and (1000, 0.5)\n")
@@ -142,14 +151,18 @@ for (ne in spd_settings) {
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
     enl <- if (quick || n > 100) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
              mcmc = mcmc_control(burnin = 20 * 900, steps = 20 * 900))))   # 20x chains where affordable
+    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
     c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0),
+      linearised = release_ratio(li, P, D$x, D$y, E0),
       energy = release_ratio(en, P, D$x, D$y, E0),
       energy_20x = if (is.null(enl)) NA else release_ratio(enl, P, D$x, D$y, E0))
   })
   spd_rows[[length(spd_rows) + 1L]] <- data.frame(n = n, epsilon = eps, nonprivate = 1,
                                                   joint = median(res["joint", ]), tangent = median(res["tangent", ]),
                                                   energy = median(res["energy", ]),
-                                                  energy_20x_chain = median(res["energy_20x", ]))
+                                                  energy_20x_chain = median(res["energy_20x", ]),
+                                                  linearised = median(res["linearised", ]),
+                                                  default = dpmanifold:::auto_method(P, n, eps))
 }
 cat("\n== 2. SPD(2) (appendix F; tau = 0.05): median energy ratio over", reps, "data sets ==\n")
 cat("   target: <= 2 at (500, 1)\n")
@@ -178,14 +191,16 @@ if (requireNamespace("shapes", quietly = TRUE)) {
     j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
     tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
     en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
-    c(joint = release_ratio(j, K, x01[priv], Z[, , priv], E0),
+    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
+    c(joint = release_ratio(j, K, x01[priv], Z[, , priv], E0), linearised = release_ratio(li, K, x01[priv], Z[, , priv], E0),
       tangent = release_ratio(tg, K, x01[priv], Z[, , priv], E0),
       energy = release_ratio(en, K, x01[priv], Z[, , priv], E0), n = sum(priv), radius = rad, tau = tau)
   })
   cat("\n== 3. Kendall shapes, shapes::rats (log age; 6 public pilot animals, the rest private; epsilon = 5 per record):\n")
-  cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f, energy %.3f (target <= 1.5)\n",
+  cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f, energy %.3f, linearised %.3f (target <= 1.5; default: %s)\n",
               reps, as.integer(res["n", 1]), median(res["radius", ]), median(res["tau", ]),
-              median(res["joint", ]), median(res["tangent", ]), median(res["energy", ])))
+              median(res["joint", ]), median(res["tangent", ]), median(res["energy", ]), median(res["linearised", ]),
+              dpmanifold:::auto_method(K, as.integer(res["n", 1]), 5)))
 } else {
   cat("\n== 3. Kendall shapes: skipped (package shapes not installed)\n")
 }
@@ -277,5 +292,13 @@ times <- replicate(if (quick) 2 else 7, {
   el <- proc.time() - t0
   c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
 })
-cat(sprintf("   method = \"energy\" (the default): median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
+cat(sprintf("   method = \"energy\": median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
+times <- replicate(if (quick) 2 else 7, {
+  t0 <- proc.time()
+  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1))
+  el <- proc.time() - t0
+  c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
+})
+cat(sprintf("   the default (method = \"auto\" -> \"%s\"): median %.2f s elapsed, %.2f s CPU\n",
+            dpmanifold:::auto_method(S2, 1000, 1), median(times["elapsed", ]), median(times["cpu", ])))
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

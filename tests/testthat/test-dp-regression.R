@@ -606,3 +606,66 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
     }
   }
 })
+
+# ---------------------------------------------------------------------------
+# method = "linearised" and the default rule
+
+test_that("linearised residuals are the clipped residuals, transported isometrically to the footpoint", {
+  set.seed(51)
+  for (M in list(sphere(2), spd(2))) {
+    p0 <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "p")[, 1]
+    v0 <- dpmanifold:::to_ambient(M, 0.5 * mfd_random_tangent(M, dpmanifold:::from_ambient(M, matrix(p0), single = TRUE), 1), "v")[, 1]
+    n <- 30
+    t <- runif(n, -0.5, 0.5)
+    Q <- dpmanifold:::cpp_binary_op(M, "exp", matrix(p0, length(p0), n), outer(v0, t))
+    lens <- c(rep(0.05, n / 2), rep(0.4, n / 2))
+    E <- sapply(seq_len(n), function(i) {
+      e <- dpmanifold:::to_ambient(M, mfd_random_tangent(M, dpmanifold:::from_ambient(M, Q[, i, drop = FALSE], single = TRUE), 1), "e")[, 1]
+      e / sqrt(dpmanifold:::cpp_inner(M, Q[, i, drop = FALSE], matrix(e), matrix(e)))[1] * lens[i]
+    })
+    Y <- dpmanifold:::cpp_binary_op(M, "exp", Q, E)
+    Z <- dpmanifold:::cpp_linearised_residuals(M, t, Y, p0, v0, 0.2)
+    expect_equal(dim(Z), c(M$dim, n))
+    # norms: the residual's, clipped at 0.2 (transport is an isometry)
+    expect_equal(sqrt(colSums(Z^2)), pmin(lens, 0.2), tolerance = 1e-8)
+    # on the geodesic the residuals vanish
+    expect_lt(max(abs(dpmanifold:::cpp_linearised_residuals(M, t, Q, p0, v0, 0.2))), 1e-8)
+  }
+})
+
+test_that("the default rule and method = \"linearised\": public facts, neighbours, utility", {
+  set.seed(52)
+  S2 <- sphere(2)
+  expect_equal(dpmanifold:::auto_method(S2, 200, 1), "linearised")
+  expect_equal(dpmanifold:::auto_method(S2, 100, 1), "energy")
+  expect_equal(dpmanifold:::auto_method(spd(2), 200, 1), "energy")
+  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1), "linearised")
+  D <- sphere_regression_data(60)
+  r0 <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = D$radius,
+                               x_range = c(0, 1))
+  expect_equal(r0$mechanism, "exponential")                      # n epsilon = 60: the energy law
+  D2 <- D; D2$y[1, ] <- -D$center; D2$x[1] <- 5
+  f <- function(Dd) dp_geodesic_regression(S2, Dd$x, Dd$y, epsilon = 5, tau = 0.15, center = D$center,
+                                           radius = D$radius, x_range = c(0, 1), mcmc = mcmc_control(burnin = 100, steps = 100))
+  rel <- expect_neighbours_agree(f, D, D2, "auto -> linearised on S^2")[[1]]
+  expect_equal(rel$mechanism, "linearised")
+  expect_equal(rel$sampler$kind, "mcmc")
+  expect_true(rel$privacy$delta_unknown)
+  expect_equal(sum(rel$privacy$split), 5)
+  expect_named(rel$sensitivity, c("energy", "design", "moments"))
+  expect_equal(rel$sensitivity[["moments"]], 0.3)
+  # utility: median energy ratio over data sets at n = 400, epsilon = 1
+  # (moment noise alone: about 1.03; the energy law: about 1.11)
+  rat <- replicate(5, {
+    Dd <- sphere_regression_data(400)
+    r <- suppressWarnings(dp_geodesic_regression(S2, Dd$x, Dd$y, epsilon = 1, tau = 0.15, center = Dd$center,
+                                                 radius = Dd$radius, x_range = c(0, 1), method = "linearised",
+                                                 return_nonprivate = TRUE))
+    r$nonprivate$energy_at_release / r$nonprivate$energy
+  })
+  expect_lt(median(rat), 1.1)
+  expect_gte(min(rat), 1)
+  expect_error(dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = D$radius,
+                                      x_range = c(0, 1), method = "linearised", sampler = "exact"),
+               "`sampler`", class = "dpmanifold_error")
+})
