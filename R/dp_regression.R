@@ -16,11 +16,18 @@
 #' release is then marked not private.
 #'
 #' **Which method (the default).** `method = "auto"` decides by a public
-#' rule of n, epsilon and the dimension d of M (no data): `"linearised"`
-#' when its moment noise is expected to cost at most half the excess energy
+#' rule of n, epsilon, \eqn{\tau_e}, the domain (R = `p_radius`, V =
+#' `v_bound`) and the dimension d of M (no data): `"linearised"` when
+#' (a) its moment noise is expected to cost at most half the excess energy
 #' of the energy law, \eqn{16(d+1)/(s^2 n\epsilon) \le 1/2} with s = 0.7 the
 #' moments' share, i.e. \eqn{n\epsilon \ge 65.3(d+1)} (196 on S^2, 261 on
-#' SPD(2)); otherwise `"energy"`. The excess energy of the energy law is
+#' SPD(2)), and (b) its first stage localises: with \eqn{\epsilon_1 =
+#' 0.15\epsilon} and the energy law's width \eqn{w = \tau_e/\sqrt{n\epsilon_1}},
+#' \eqn{n\epsilon_1/2 \ge d(\log(R/w) + \log(V/(\sqrt{12}w))) + 5} (the
+#' plateau of that law, where every residual is clipped, then carries
+#' relative weight below \eqn{e^{-5}}; without it the first stage lands
+#' anywhere in the domain and the second cannot recover); otherwise
+#' `"energy"`. The excess energy of the energy law is
 #' about \eqn{d\tau^2/\epsilon} in total (\eqn{d\tau^2/(n\epsilon)} as a mean
 #' over records) whatever n and the domain, so it stays near the fit at
 #' small \eqn{n\epsilon}; the linearised release's falls like
@@ -321,8 +328,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   }
   Y <- as_data_points(M, y, "y")
   n <- ncol(Y)
-  # the default: a public rule of n, epsilon and the dimension (see Details)
-  if (method == "auto") method <- if (flat) "ssp" else auto_method(M, n, eps)
+  if (method == "auto" && flat) method <- "ssp"
   cv <- private_covariate(x, n, x_range)
   b <- resolve_ball(M, Y, center, radius)
   Y <- b$X
@@ -343,6 +349,9 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     inferred <- c(inferred, "tau")
   }
   if (!is.null(tau)) check_positive_number(tau, "tau")
+  # the default: a public rule of n, epsilon, tau, the domain and the
+  # dimension (see Details)
+  if (method == "auto") method <- auto_method(M, n, eps, min(tau, b$radius + R0 + V0 / 2), R0, V0)
 
   ctx <- list(M = M, t = cv$t, Y = Y, n = n, center = b$center, radius = b$radius, R0 = R0, V0 = V0,
               tau = tau, weight = weight, share = localise, sampler = sampler, mcmc = mcmc)
@@ -835,12 +844,20 @@ release_energy <- function(ctx, eps) {
 .linearised_shares <- c(localise = 0.15, design = 0.15, moments = 0.7)
 
 # Public rule of method = "auto" (see the documentation): the linearised
-# release when its moment noise is expected to cost at most half the
+# release when (a) its moment noise is expected to cost at most half the
 # energy law's excess, 16 (d + 1) / (s^2 n epsilon) <= 1/2 with s the
-# moments' share; otherwise the energy law.
-auto_method <- function(M, n, eps) {
-  s <- .linearised_shares[["moments"]]
-  if (16 * (M$dim + 1) / (s^2 * n * eps) <= 0.5) "linearised" else "energy"
+# moments' share, and (b) its first stage localises: the plateau of the
+# energy law at epsilon_1 (weight e^{-n epsilon_1 / 2} times the volume of
+# the domain in units of the law's width tau_e / sqrt(n epsilon_1)) is
+# below e^{-5}. Otherwise the energy law.
+auto_method <- function(M, n, eps, tau_e, R0, V0) {
+  sh <- .linearised_shares
+  d <- M$dim
+  noise_ok <- 16 * (d + 1) / (sh[["moments"]]^2 * n * eps) <= 0.5
+  e1 <- sh[["localise"]] * eps
+  w <- tau_e / sqrt(n * e1)
+  L <- d * (log(max(R0 / w, 1)) + log(max(V0 / (sqrt(12) * w), 1)))
+  if (noise_ok && n * e1 / 2 >= L + 5) "linearised" else "energy"
 }
 
 # (p, v) projected onto the public domain in the chart at the centre (only

@@ -117,7 +117,9 @@ for (ne in s2_settings) {
     joint_20x_chain = median(res["joint_20x", ]), tangent = median(res["tangent", ]),
     energy = median(res["energy", ]), energy_20x_chain = median(res["energy_20x", ]),
     linearised = median(res["linearised", ]), linearised_20x_chain = median(res["linearised_20x", ]),
-    default = dpmanifold:::auto_method(S2, n, eps), joint_exact_share = mean(res["exact", ]))
+    default = dpmanifold:::auto_method(S2, n, eps, 0.15, 0.4, 0.8),
+    default_ratio = median(res[if (dpmanifold:::auto_method(S2, n, eps, 0.15, 0.4, 0.8) == "energy") "energy" else "linearised", ]),
+    joint_exact_share = mean(res["exact", ]))
 }
 cat("\n== 1. S^2 (Kulkarni and Soto 4.1; tau = 0.15, radius 0.4): median energy ratio over", reps, "data sets ==\n")
 cat("   targets: <= 1.5 at (100, 1); <= 1.1 at (200, 1) and (1000, 0.5)\n")
@@ -154,6 +156,7 @@ for (ne in spd_settings) {
     li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
     c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0),
       linearised = release_ratio(li, P, D$x, D$y, E0),
+      auto_lin = dpmanifold:::auto_method(P, n, eps, 0.05, D$radius, 2 * D$radius) == "linearised",
       energy = release_ratio(en, P, D$x, D$y, E0),
       energy_20x = if (is.null(enl)) NA else release_ratio(enl, P, D$x, D$y, E0))
   })
@@ -162,7 +165,8 @@ for (ne in spd_settings) {
                                                   energy = median(res["energy", ]),
                                                   energy_20x_chain = median(res["energy_20x", ]),
                                                   linearised = median(res["linearised", ]),
-                                                  default = dpmanifold:::auto_method(P, n, eps))
+                                                  default = median(ifelse(res["auto_lin", ] == 1, res["linearised", ], res["energy", ])),
+                                                  default_share_linearised = mean(res["auto_lin", ]))
 }
 cat("\n== 2. SPD(2) (appendix F; tau = 0.05): median energy ratio over", reps, "data sets ==\n")
 cat("   target: <= 2 at (500, 1)\n")
@@ -200,7 +204,8 @@ if (requireNamespace("shapes", quietly = TRUE)) {
   cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f, energy %.3f, linearised %.3f (target <= 1.5; default: %s)\n",
               reps, as.integer(res["n", 1]), median(res["radius", ]), median(res["tau", ]),
               median(res["joint", ]), median(res["tangent", ]), median(res["energy", ]), median(res["linearised", ]),
-              dpmanifold:::auto_method(K, as.integer(res["n", 1]), 5)))
+              dpmanifold:::auto_method(K, as.integer(res["n", 1]), 5, median(res["tau", ]), median(res["radius", ]),
+                                       2 * median(res["radius", ]))))
 } else {
   cat("\n== 3. Kendall shapes: skipped (package shapes not installed)\n")
 }
@@ -300,5 +305,5 @@ times <- replicate(if (quick) 2 else 7, {
   c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
 })
 cat(sprintf("   the default (method = \"auto\" -> \"%s\"): median %.2f s elapsed, %.2f s CPU\n",
-            dpmanifold:::auto_method(S2, 1000, 1), median(times["elapsed", ]), median(times["cpu", ])))
+            dpmanifold:::auto_method(S2, 1000, 1, 0.15, 0.4, 0.8), median(times["elapsed", ]), median(times["cpu", ])))
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

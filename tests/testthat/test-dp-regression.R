@@ -636,10 +636,13 @@ test_that("linearised residuals are the clipped residuals, transported isometric
 test_that("the default rule and method = \"linearised\": public facts, neighbours, utility", {
   set.seed(52)
   S2 <- sphere(2)
-  expect_equal(dpmanifold:::auto_method(S2, 200, 1), "linearised")
-  expect_equal(dpmanifold:::auto_method(S2, 100, 1), "energy")
-  expect_equal(dpmanifold:::auto_method(spd(2), 200, 1), "energy")
-  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1), "linearised")
+  # the bench settings: S^2 (tau 0.15, radius 0.4), SPD(2) (tau 0.05, radius 1)
+  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 0.4, 0.8), "linearised")
+  expect_equal(dpmanifold:::auto_method(S2, 100, 1, 0.15, 0.4, 0.8), "energy")     # noise rule
+  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 1.2, 2.4), "energy")     # localisation rule
+  expect_equal(dpmanifold:::auto_method(spd(2), 200, 1, 0.05, 1, 2), "energy")
+  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1, 0.05, 1, 2), "linearised")
+  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1, 0.05, 3, 6), "energy")     # a wide domain
   D <- sphere_regression_data(60)
   r0 <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = D$radius,
                                x_range = c(0, 1))
