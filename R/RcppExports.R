@@ -169,3 +169,7 @@ cpp_regression_v_step <- function(M, x, Y, tau, sigma, p, V, v0, mcmc) {
     .Call(`_dpmanifold_cpp_regression_v_step`, M, x, Y, tau, sigma, p, V, v0, mcmc)
 }
 
+cpp_linearised_residuals <- function(M, t, Y, p0, v0, tau) {
+    .Call(`_dpmanifold_cpp_linearised_residuals`, M, t, Y, p0, v0, tau)
+}
+

@@ -63,7 +63,9 @@ mechanism_label <- function(m) {
   switch(m, kng = "K-norm gradient (KNG)", laplace = "Riemannian Laplace",
          wrapped_laplace = "exponential-wrapped Laplace", wrapped_gaussian = "exponential-wrapped Gaussian",
          euclidean_laplace = "ambient Euclidean Laplace (baseline)",
-         exponential = "exponential mechanism on the clipped energy", m)
+         exponential = "exponential mechanism on the clipped energy",
+         ssp = "sufficient-statistics perturbation (K-norm noise)",
+         linearised = "exponential mechanism (localisation), then SSP of the linearised residuals", m)
 }
 
 # The notion's parameters, e.g. "epsilon = 1" or "(alpha, epsilon) = (2, 0.5)".

@@ -637,6 +637,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_linearised_residuals
+Eigen::MatrixXd cpp_linearised_residuals(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd p0, VectorXd v0, double tau);
+RcppExport SEXP _dpmanifold_cpp_linearised_residuals(SEXP MSEXP, SEXP tSEXP, SEXP YSEXP, SEXP p0SEXP, SEXP v0SEXP, SEXP tauSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type t(tSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p0(p0SEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v0(v0SEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_linearised_residuals(M, t, Y, p0, v0, tau));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
@@ -681,6 +697,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_regression_chart_em", (DL_FUNC) &_dpmanifold_cpp_regression_chart_em, 13},
     {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
+    {"_dpmanifold_cpp_linearised_residuals", (DL_FUNC) &_dpmanifold_cpp_linearised_residuals, 6},
     {NULL, NULL, 0}
 };
 

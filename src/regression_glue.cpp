@@ -239,3 +239,15 @@ Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   return mcmc_to_r(r, s);
   DPM_GLUE_END
 }
+
+// Coordinates of the clipped, transported residuals of the linearised
+// release at (p0, v0) in the basis tangent_basis(p0): a d x n matrix.
+// [[Rcpp::export]]
+Eigen::MatrixXd cpp_linearised_residuals(Rcpp::List M, VectorXd t, MatrixXd Y, VectorXd p0, VectorXd v0,
+                                         double tau) {
+  DPM_GLUE_BEGIN
+  auto m = manifold_from_r(M);
+  return dpm::linearised_residuals(*m, t, Y, p0, v0, tau, m->tangent_basis(p0));
+  DPM_GLUE_END
+}
+

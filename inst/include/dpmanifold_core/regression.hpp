@@ -442,6 +442,32 @@ inline Vec linear_kng_exact(const LinearStats& S, const RegressionDomain& dom, d
   throw std::runtime_error("exact_regression_rejection_limit");
 }
 
+// Second stage of the linearised release (method = "linearised"): at a
+// released geodesic (p0, v0) (v0 over the centred range), record i gives
+// the residual log_{q_i}(y_i), q_i = exp_{p0}(t_i v0), clipped to norm tau
+// and transported back to p0 along the geodesic; returned in the
+// coordinates of the orthonormal basis B of T_{p0}M (d x n). Each column
+// depends on record i and the released (p0, v0) only, and has norm <= tau.
+inline Mat linearised_residuals(const Manifold& M, const Vec& t, const Mat& Y, const Vec& p0,
+                                const Vec& v0, double tau, const Mat& B) {
+  const int n = static_cast<int>(t.size());
+  Mat out(B.cols(), n);
+  for (int i = 0; i < n; ++i) {
+    poll_interrupt();
+    Vec u = t(i) * v0;
+    Vec q = M.exp(p0, u);
+    Vec r = M.log(q, Y.col(i));
+    double nr = M.norm(q, r);
+    if (nr > tau) r *= tau / nr;
+    // the geodesic's velocity at q is the transport of u; go back along -u
+    Vec back = -M.transport_along(p0, u, u);
+    Vec w = M.transport_along(q, back, r);
+    for (int j = 0; j < B.cols(); ++j) out(j, i) = M.inner(p0, B.col(j), w);
+  }
+  return out;
+}
+
 }  // namespace dpmanifold
+
 
 #endif
