@@ -259,9 +259,11 @@
 #'   and `"linearised"` are always a chain, `"tangent"` and the Euclidean
 #'   case always exact).
 #' @param mcmc Chain settings ([mcmc_control()]; `burnin` and `steps` add up
-#'   to the chain length, `step` overrides the public step). Default: 300 +
-#'   300 steps per parameter dimension pair (chain length \eqn{600 \cdot 2d}
-#'   with d the dimension of `M`).
+#'   to the chain length, `step` overrides the public step). Default, with
+#'   d the dimension of `M`: burn-in and steps of 1000 d each for the energy
+#'   law (also the first stage of `"linearised"`; shorter chains were
+#'   under-dispersed against chains 20 times longer), 300 d each for the
+#'   joint law and the sequential procedure.
 #' @param return_nonprivate Also return the non-private fit, the number of
 #'   clipped responses and clamped covariates in `$nonprivate` (for studies:
 #'   raises the privacy-leak warning and marks the release not private).
@@ -722,9 +724,9 @@ release_tangent <- function(ctx, eps) {
             domain = s$domain, sampler = list(kind = "exact")))
 }
 
-# Default chain length: 300 + 300 steps per coordinate pair of (p, v).
-regression_chain <- function(ctrl, d) {
-  if (is.null(ctrl)) return(list(burnin = 300L * d, steps = 300L * d, step = 0))
+# Default chain length: `per` + `per` steps per dimension of M (public).
+regression_chain <- function(ctrl, d, per = 300L) {
+  if (is.null(ctrl)) return(list(burnin = per * d, steps = per * d, step = 0))
   list(burnin = ctrl$burnin, steps = ctrl$steps, step = ctrl$step)
 }
 
@@ -821,7 +823,7 @@ release_energy <- function(ctx, eps) {
   K <- max(0L, as.integer(ceiling(log2(top / tau_e))))
   taus <- c(tau_e * 2^rev(seq_len(K))[seq_len(K)], tau_e)
   taus <- pmin(taus, top)
-  chain <- regression_chain(ctx$mcmc, d)
+  chain <- regression_chain(ctx$mcmc, d, per = 1000L)
   anneal <- 100L * d
   steps <- as.integer(c(rep(anneal, K), chain$burnin + chain$steps))
   width <- taus / sqrt(eps * n)
@@ -899,7 +901,7 @@ release_linearised <- function(ctx, eps) {
 release_sequential <- function(ctx, eps, fit) {
   M <- ctx$M
   warn_privacy_leak(msg = paste("`method = \"sequential\"` holds the non-private v-hat fixed in the p-step:",
-                                "this release is NOT differentially private as stated. Use method = \"joint\"."))
+                                "this release is NOT differentially private as stated. Use the default method."))
   n <- ctx$n
   tau_e <- min(ctx$tau, ctx$radius + ctx$R0 + ctx$V0 / 2)
   J <- jacobi_bounds(M, ctx$V0)

@@ -16,7 +16,8 @@
 #    other 12 animals (96 records) are private. The data are fixed, so the
 #    spread is over releases. Skipped when shapes is not installed.
 #
-# Every method of dp_geodesic_regression() except "sequential" (not DP) is
+# Every method of dp_geodesic_regression() except "sequential" (not DP) and
+# "auto" (which picks one of the others) is
 # run with its defaults (exact samplers where the package has them, the
 # default chains otherwise: those releases are labelled delta unknown).
 #
@@ -34,7 +35,7 @@ run_regression_methods <- function(small = identical(tolower(Sys.getenv("DPMANIF
   stopifnot(requireNamespace("dpmanifold", quietly = TRUE))
   t_start <- proc.time()[["elapsed"]]
   if (is.null(methods)) {
-    methods <- setdiff(eval(formals(dpmanifold::dp_geodesic_regression)$method), "sequential")
+    methods <- setdiff(eval(formals(dpmanifold::dp_geodesic_regression)$method), c("auto", "sequential"))
   }
   quiet <- function(e) withCallingHandlers(e, warning = function(w) invokeRestart("muffleWarning"))
   energy <- function(M, x, Y, x_range, p, v) {

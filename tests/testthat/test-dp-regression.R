@@ -600,7 +600,7 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
     }
     d <- M$dim
     short <- replicate(60, one(NULL))
-    long <- replicate(60, one(mcmc_control(burnin = 20 * 300 * d, steps = 20 * 300 * d)))
+    long <- replicate(60, one(mcmc_control(burnin = 20 * 1000 * d, steps = 20 * 1000 * d)))
     for (j in seq_len(nrow(short))) {
       expect_gt(suppressWarnings(stats::ks.test(short[j, ], long[j, ])$p.value), 0.01, label = paste(nm, j))
     }
