@@ -35,10 +35,13 @@
 #' \eqn{\log(\mathrm{degree}) / \varepsilon}). Large `tau` pushes the nodes
 #' towards the boundary of the Poincare disc (a node at depth \eqn{D} sits at
 #' Euclidean radius \eqn{\tanh(D\tau/2)}) and costs precision: hyperboloid
-#' coordinates grow like \eqn{e^{D\tau}}, and distances between neighbouring
-#' nodes there are resolved only to about \eqn{10^{-16} e^{2D\tau}} (Sala et
-#' al. 2018 discuss this trade-off). The construction checks the length of
-#' every edge and refuses, with a classed error
+#' coordinates grow like \eqn{e^{D\tau}}, and the textbook Minkowski formulas
+#' resolve distances between neighbouring nodes there only to about
+#' \eqn{10^{-16} e^{2D\tau}} (Sala et al. 2018 discuss this trade-off;
+#' `mfd_dist()` on `hyperbolic(2)` does better, about
+#' \eqn{10^{-16} e^{D\tau}}). So that the points are usable by any
+#' hyperboloid software, the construction measures every edge with the
+#' textbook chord formula and refuses, with a classed error
 #' (`dpmanifold_not_representable`), a `tau` for which any comes out wrong
 #' by more than \eqn{10^{-4}\tau}; on a tree 8 levels deep that is
 #' `tau` above about 2.
