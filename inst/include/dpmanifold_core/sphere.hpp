@@ -54,6 +54,13 @@ inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
   return w + a * ((std::cos(L) - 1.0) * e - std::sin(L) * p);
 }
 
+// z -> exp_p(sum_i z_i b_i) on a unit sphere, b the complement basis B of
+// the tangent space at p (the sphere; Kendall's horizontal space).
+inline std::function<Vec(const Vec&)> exp_coords(const Vec& p, const ComplementBasis& B) {
+  std::shared_ptr<const ComplementBasis> Bp = std::make_shared<const ComplementBasis>(B);
+  return [Bp, p](const Vec& z) { return exp(p, Bp->from_coords(z)); };
+}
+
 }  // namespace sphere_ops
 
 // Sizes, curvature, polar volume sin(t)^(d-1) and the Jacobi operator
@@ -86,8 +93,7 @@ class Sphere : public SpaceForm {
     return ComplementBasis(p).coords(v);
   }
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
-    std::shared_ptr<const ComplementBasis> B = std::make_shared<const ComplementBasis>(p);
-    return [B, p](const Vec& z) { return sphere_ops::exp(p, B->from_coords(z)); };
+    return sphere_ops::exp_coords(p, ComplementBasis(p));
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
     Vec z(d_ + 1);
