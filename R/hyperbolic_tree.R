@@ -1,6 +1,8 @@
 # Hyperbolic embedding of a rooted tree in the hyperbolic plane (hyperboloid
-# model, the layout of hyperbolic(2)) by Sarkar's combinatorial construction,
-# with small Minkowski helpers of its own (no dependence on the C++ core).
+# model, the layout of hyperbolic(2)) by Sarkar's combinatorial construction.
+# The boost is hyperbolic()'s own (hyperbolic_boost(), R/dp_frechet_mean.R);
+# the rotation of the tangent plane at the origin and the textbook chord
+# distance of the precision check are local (see there).
 
 #' Hyperbolic embedding of a tree (Sarkar's construction)
 #'
@@ -33,10 +35,13 @@
 #' \eqn{\log(\mathrm{degree}) / \varepsilon}). Large `tau` pushes the nodes
 #' towards the boundary of the Poincare disc (a node at depth \eqn{D} sits at
 #' Euclidean radius \eqn{\tanh(D\tau/2)}) and costs precision: hyperboloid
-#' coordinates grow like \eqn{e^{D\tau}}, and distances between neighbouring
-#' nodes there are resolved only to about \eqn{10^{-16} e^{2D\tau}} (Sala et
-#' al. 2018 discuss this trade-off). The construction checks the length of
-#' every edge and refuses, with a classed error
+#' coordinates grow like \eqn{e^{D\tau}}, and the textbook Minkowski formulas
+#' resolve distances between neighbouring nodes there only to about
+#' \eqn{10^{-16} e^{2D\tau}} (Sala et al. 2018 discuss this trade-off;
+#' `mfd_dist()` on `hyperbolic(2)` does better, about
+#' \eqn{10^{-16} e^{D\tau}}). So that the points are usable by any
+#' hyperboloid software, the construction measures every edge with the
+#' textbook chord formula and refuses, with a classed error
 #' (`dpmanifold_not_representable`), a `tau` for which any comes out wrong
 #' by more than \eqn{10^{-4}\tau}; on a tree 8 levels deep that is
 #' `tau` above about 2.
@@ -99,7 +104,8 @@ hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
   G <- vector("list", N)
   r <- tr$root
   G[[r]] <- diag(3)
-  boost_flip <- lorentz_boost(tau) %*% lorentz_rotation(pi)
+  # B(tau): the boost taking the origin to (cosh tau, sinh tau, 0)
+  boost_flip <- hyperbolic_boost(c(cosh(tau), sinh(tau), 0), diag(3)) %*% lorentz_rotation(pi)
   queue <- r
   while (length(queue)) {
     p <- queue[1L]
@@ -116,6 +122,11 @@ hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
   P[, 1] <- sqrt(1 + P[, 2]^2 + P[, 3]^2)  # on the sheet to rounding
   dimnames(P) <- list(tr$names, c("x0", "x1", "x2"))
   ch <- which(!is.na(tr$parent))
+  # Deliberately the textbook chord formula, not mfd_dist(): the check is
+  # that the coordinates resolve the edges for any hyperboloid software
+  # (precision ~1e-16 e^(2 D tau), as documented). The package's own distance
+  # resolves them far better (eurodist tree: edge errors 1e-8 at tau = 3,
+  # 5e-6 at tau = 4), so it would not refuse these tau.
   err <- if (length(ch)) max(abs(minkowski_dist(P[ch, , drop = FALSE], P[tr$parent[ch], , drop = FALSE]) - tau)) else 0
   if (!(err <= 1e-4 * tau)) tree_precision_error(max(depth), tau, err)
   list(points = P, parent = tr$parent, depth = depth, leaf = lengths(tr$children) == 0L,
@@ -124,36 +135,27 @@ hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
 
 tree_precision_error <- function(depth, tau, err = NULL, call = sys.call(-1)) {
   abort_arg("tau", sprintf(paste("is too large for this tree in double precision: nodes %d edges deep lie at distance %g from the origin,",
-                                 "where hyperboloid coordinates resolve distances only to about 2e-16 * exp(2 * %g)%s; use a smaller tau"),
+                                 "where hyperboloid coordinates resolve distances by the textbook Minkowski formulas only to about 2e-16 * exp(2 * %g)%s; use a smaller tau"),
                            depth, depth * tau, depth * tau,
-                           if (is.null(err)) "" else sprintf(" (edges come out with length errors up to %.2g)", err)),
+                           if (is.null(err)) "" else sprintf(" (edge lengths by the Minkowski chord are off by up to %.2g)", err)),
             call, class = "dpmanifold_not_representable")
 }
 
 # --- Minkowski helpers -----------------------------------------------------------
 
-# Minkowski form -x0 y0 + x1 y1 + x2 y2 of vectors (or rows of matrices).
-minkowski_inner <- function(x, y) {
-  if (is.null(dim(x))) return(-x[1] * y[1] + sum(x[-1] * y[-1]))
-  -x[, 1] * y[, 1] + rowSums(x[, -1, drop = FALSE] * y[, -1, drop = FALSE])
-}
-
-# Hyperbolic distance between rows of X and Y (or vectors), computed from the
+# Hyperbolic distance between rows of X and Y, computed from the
 # Minkowski chord length |x - y|_L = 2 sinh(d / 2): no cancellation near 0,
-# unlike acosh(-<x, y>).
+# unlike acosh(-<x, y>), but <D, D> still cancels far from the origin (error
+# ~1e-16 x0^2; hyperbolic()'s C++ distance avoids that, chord_length()).
 minkowski_dist <- function(X, Y) {
   D <- X - Y
-  q <- pmax(minkowski_inner(D, D), 0)
+  q <- pmax(rowSums(D[, -1, drop = FALSE]^2) - D[, 1]^2, 0)   # <D, D>, Minkowski
   2 * asinh(sqrt(q) / 2)
 }
 
-# Lorentz rotation by theta of the tangent plane at the origin (1, 0, 0), and
-# the boost moving the origin a distance t along the first spatial axis.
+# Lorentz rotation by theta of the tangent plane at the origin (1, 0, 0).
 lorentz_rotation <- function(theta) {
   matrix(c(1, 0, 0, 0, cos(theta), sin(theta), 0, -sin(theta), cos(theta)), 3L)
-}
-lorentz_boost <- function(t) {
-  matrix(c(cosh(t), sinh(t), 0, sinh(t), cosh(t), 0, 0, 0, 1), 3L)
 }
 
 # --- trees -----------------------------------------------------------------------

@@ -172,3 +172,18 @@ test_that("bad trees and tau raise classed errors naming the argument", {
   expect_error(hyperbolic_embedding(bad), class = "dpmanifold_error", regexp = "merge")
   expect_error(hyperbolic_embedding(hc, labels = letters[1:3]), class = "dpmanifold_error", regexp = "`labels`")
 })
+
+test_that("the largest accepted tau gives points of hyperbolic(2) with edges of length tau by its distance", {
+  # tau = 2 on the 8-deep eurodist tree: nodes up to 16 from the origin
+  e <- hyperbolic_embedding(eurotree(), tau = 2)
+  H2 <- hyperbolic(2)
+  expect_true(all(mfd_belongs(H2, e$points, 1e-12)))
+  ch <- which(!is.na(e$parent))
+  # the package's distance resolves every edge to rounding (measured 6e-12),
+  # far below the 1e-4 tau the textbook chord is held to
+  expect_lt(max(abs(mfd_dist(H2, e$points[ch, ], e$points[e$parent[ch], ]) - 2)), 1e-9)
+  # the edge boost is hyperbolic()'s: a child of the root is exp_o of tau e_1 turned
+  kid <- e$points[which(e$parent == e$root)[1], ]
+  expect_equal(mfd_dist(H2, c(1, 0, 0), kid), 2, tolerance = 1e-14)
+  expect_equal(unname(kid), c(cosh(2), sinh(2), 0), tolerance = 1e-14)
+})

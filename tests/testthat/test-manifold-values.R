@@ -101,3 +101,34 @@ test_that("random tangent vectors are isotropic standard Gaussian", {
     expect_lt(abs(mean(n2) - M$dim), 5 * sqrt(2 * M$dim / 4000))
   }
 })
+
+test_that("sphere and hyperbolic space share the constant-curvature facts (SpaceForm)", {
+  # Jacobi fields in closed form at the pole/origin, v = L e1: along e1 the
+  # differential of exp is the geodesic's velocity, across it s_K(L)/L
+  # (wrt v) and c_K(L) (wrt p), with (s, c) = (sin, cos) on S^2 and
+  # (sinh, cosh) on H^2
+  L <- 0.9
+  S <- sphere(2)
+  n <- c(0, 0, 1)
+  expect_equal(mfd_dexp(S, n, c(L, 0, 0), c(0, 1, 0), "v"), c(0, sin(L) / L, 0), tolerance = 1e-13)
+  expect_equal(mfd_dexp(S, n, c(L, 0, 0), c(0, 1, 0), "p"), c(0, cos(L), 0), tolerance = 1e-13)
+  expect_equal(mfd_dexp(S, n, c(L, 0, 0), c(1, 0, 0), "v"), c(cos(L), 0, -sin(L)), tolerance = 1e-13)
+  expect_equal(mfd_dexp(S, n, c(L, 0, 0), c(1, 0, 0), "p"), c(cos(L), 0, -sin(L)), tolerance = 1e-13)
+  H <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  expect_equal(mfd_dexp(H, o, c(0, L, 0), c(0, 1, 0), "p"), c(sinh(L), cosh(L), 0), tolerance = 1e-13)
+  # at v = 0 the differential is the identity on both
+  expect_equal(mfd_dexp(S, n, c(0, 0, 0), c(0, 1, 0), "v"), c(0, 1, 0))
+  expect_equal(mfd_dexp(H, o, c(0, 0, 0), c(0, 0, 1), "p"), c(0, 0, 1))
+  # sizes and curvature from d and K
+  for (d in c(1, 4)) {
+    expect_equal(c(sphere(d)$dim, sphere(d)$ambient_dim, sphere(d)$kappa_min, sphere(d)$kappa_max), c(d, d + 1, 1, 1))
+    expect_equal(c(hyperbolic(d)$dim, hyperbolic(d)$ambient_dim, hyperbolic(d)$kappa_min, hyperbolic(d)$kappa_max),
+                 c(d, d + 1, -1, -1))
+  }
+  # the C++ constructor's own check (behind the R one) is a classed error
+  for (M in list(sphere(2), hyperbolic(2))) {
+    M$size <- 0L
+    expect_error(dpmanifold:::cpp_manifold_info(M), "positive integer", class = "dpmanifold_error")
+  }
+})

@@ -128,18 +128,13 @@ inline Vec log(const Vec& p, const Vec& q) {
 
 }  // namespace hyperbolic_ops
 
-class Hyperbolic : public Manifold {
+// Sizes, curvature, polar volume sinh(t)^(d-1) (the untruncated Riemannian
+// Laplace law exp(-t/sigma) sinh(t)^(d-1) is proper iff sigma < 1/(d-1),
+// laplace_exact.hpp) and the Jacobi operator (K = -1) come from SpaceForm.
+class Hyperbolic : public SpaceForm {
  public:
-  explicit Hyperbolic(int d) : d_(d) {
-    if (d < 1 || d > std::numeric_limits<int>::max() - 1)
-      throw std::invalid_argument("d must be a positive integer below 2^31 - 1");
-  }
+  explicit Hyperbolic(int d) : SpaceForm(d, -1.0) {}
   std::string name() const override { return "hyperbolic"; }
-  int dim() const override { return d_; }
-  int ambient_dim() const override { return d_ + 1; }
-  double kappa_min() const override { return -1.0; }
-  double kappa_max() const override { return -1.0; }
-  double constant_curvature() const override { return -1.0; }
   double injectivity_radius() const override {
     return std::numeric_limits<double>::infinity();
   }
@@ -180,7 +175,7 @@ class Hyperbolic : public Manifold {
     return v + hyperbolic_ops::minkowski(v, p) * p;
   }
   Vec exp(const Vec& p, const Vec& v) const override {
-    return hyperbolic_ops::exp_with_length(p, v, robust_norm(hyperbolic_ops::to_origin(p, v)));
+    return hyperbolic_ops::exp_with_length(p, v, tangent_length(p, v));
   }
   Vec log(const Vec& p, const Vec& q) const override { return hyperbolic_ops::log(p, q); }
   double dist(const Vec& p, const Vec& q) const override { return hyperbolic_ops::dist(p, q); }
@@ -190,21 +185,12 @@ class Hyperbolic : public Manifold {
   // Along t -> exp_p(t v), |v| = L, e = v / L: the component a = <w, e> turns
   // with the geodesic, e -> cosh(L) e + sinh(L) p, the rest is unchanged.
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
-    const double L = robust_norm(hyperbolic_ops::to_origin(p, v));
+    const double L = tangent_length(p, v);
     if (!(L > 1e-300)) return w;
     const Vec e = v / L;
     const double a = inner(p, e, w);
     const double sh = std::sinh(0.5 * L);
     return w + a * ((2.0 * sh * sh) * e + std::sinh(L) * p);
-  }
-  // R(., e)e = -identity off e (K = -1), zero along e.
-  Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
-                   const SpectralFn& f) const override {
-    const double L = robust_norm(hyperbolic_ops::to_origin(p, v));
-    if (!(L > 1e-300)) return f(-1.0, 0.0) * w;
-    const Vec e = v / L;
-    const double a = inner(p, e, w);
-    return f(0.0, L) * a * e + f(-1.0, L) * (w - a * e);
   }
   // The boost of the standard basis of T_o: O(d) per vector.
   Mat tangent_basis(const Vec& p) const override {
@@ -239,16 +225,13 @@ class Hyperbolic : public Manifold {
     return hyperbolic_ops::sheet_point(sinhc(robust_norm(z)) * z);
   }
 
-  // Polar volume sinh(t)^(d-1): curvature -1 on every plane. The
-  // untruncated Riemannian Laplace law exp(-t/sigma) sinh(t)^(d-1) is proper
-  // iff sigma < 1/(d-1) (laplace_exact.hpp).
-  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
-    return {{-1.0, d_ - 1}};
+ protected:
+  // |v| = |B_p^-1 v| (Euclidean in the origin's frame).
+  double tangent_length(const Vec& p, const Vec& v) const override {
+    return robust_norm(hyperbolic_ops::to_origin(p, v));
   }
 
  private:
-  int d_;
-
   std::string sheet_reason(const Vec& p, double tol) const {
     if (p.size() != d_ + 1) return "has the wrong length";
     if (!p.allFinite()) return "is not finite";

@@ -120,9 +120,7 @@ class KendallShape : public Manifold {
     return normal_complement(z).coords(v);
   }
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& z) const override {
-    std::shared_ptr<const ComplementBasis> B =
-        std::make_shared<const ComplementBasis>(normal_complement(z));
-    return [B, z](const Vec& c) { return sphere_ops::exp(z, B->from_coords(c)); };
+    return sphere_ops::exp_coords(z, normal_complement(z));
   }
   Vec random_tangent(const Vec& z, Rng& rng) const override {
     Vec g(2 * k_);

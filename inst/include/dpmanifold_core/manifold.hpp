@@ -235,6 +235,45 @@ class Manifold {
   }
 };
 
+// The model spaces of constant curvature K embedded in R^(d+1): the sphere
+// S^d (K = 1) and hyperbolic space H^d (K = -1). What follows from d and K
+// alone lives here once: sizes, curvature facts, the polar volume
+// s_K(t)^(d-1) and the Jacobi operator R(., e)e = K on e-perp, 0 along e.
+// A subclass gives the geometry and tangent_length(), |v| at p without
+// overflow of the squares.
+class SpaceForm : public Manifold {
+ public:
+  SpaceForm(int d, double K) : d_(checked_dim(d)), K_(K) {}
+  int dim() const override { return d_; }
+  int ambient_dim() const override { return d_ + 1; }
+  double kappa_min() const override { return K_; }
+  double kappa_max() const override { return K_; }
+  double constant_curvature() const override { return K_; }
+  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
+    return {{K_, d_ - 1}};
+  }
+  Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
+                   const SpectralFn& f) const override {
+    const double L = tangent_length(p, v);
+    if (L < 1e-300) return f(K_, 0.0) * w;  // a NaN length stays NaN
+    const Vec e = v / L;
+    const double a = inner(p, e, w);
+    return f(0.0, L) * a * e + f(K_, L) * (w - a * e);
+  }
+
+ protected:
+  virtual double tangent_length(const Vec& p, const Vec& v) const = 0;
+  const int d_;
+  const double K_;
+
+ private:
+  static int checked_dim(int d) {
+    if (d < 1 || d > std::numeric_limits<int>::max() - 1)
+      throw std::invalid_argument("d must be a positive integer below 2^31 - 1");
+    return d;
+  }
+};
+
 }  // namespace dpmanifold
 
 #endif

@@ -130,6 +130,18 @@ inline M sym_from_coords(const Vec& z, int k) {
     for (int i = j + 1; i < k; ++i) S(i, j) = S(j, i) = h * z(idx++);
   return S;
 }
+// Coordinates of a symmetric W in the basis E of sym_basis() (the inverse
+// of sym_from_coords): <W, E_i>_F.
+template <class M>
+inline Vec sym_to_coords(const M& W, int k) {
+  Vec z(k * (k + 1) / 2);
+  int idx = 0;
+  for (int i = 0; i < k; ++i) z(idx++) = W(i, i);
+  const double r = std::sqrt(2.0);
+  for (int j = 0; j < k; ++j)
+    for (int i = j + 1; i < k; ++i) z(idx++) = r * W(i, j);
+  return z;
+}
 // Frobenius-orthonormal basis of Sym(k): diagonal units, then (E_ij + E_ji)/sqrt 2.
 template <class M>
 inline std::vector<M, Eigen::aligned_allocator<M>> sym_basis(int k) {
@@ -308,13 +320,7 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
   // tangent_basis(p) is g E_i g^T: coordinates are those of the whitened
   // vector in the basis E of Sym(k).
   Vec tangent_coords(const Vec& p, const Vec& v) const override {
-    M W = Frame(mat(p)).whiten(mat(v));
-    Vec z(this->dim());
-    int idx = 0;
-    for (int i = 0; i < k_; ++i) z(idx++) = W(i, i);
-    for (int j = 0; j < k_; ++j)
-      for (int i = j + 1; i < k_; ++i) z(idx++) = std::sqrt(2.0) * W(i, j);
-    return z;
+    return spd_ops::sym_to_coords<M>(Frame(mat(p)).whiten(mat(v)), k_);
   }
   // tangent_basis(p) is g E_i g^T: the coordinates build a whitened vector.
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
@@ -514,13 +520,7 @@ class SPDLogEuclideanT : public SPDSpaceT<K> {
   // coordinates of v are those of dlog_p(v) in the basis E of Sym(k), and
   // exp_p(sum z_i b_i) = Exp(Log p + sum z_i E_i): O(k^3), no basis built.
   Vec tangent_coords(const Vec& p, const Vec& v) const override {
-    M W = spd_ops::dlog(spd_ops::sym_eig<M>(mat(p)), mat(v));
-    Vec z(this->dim());
-    int idx = 0;
-    for (int i = 0; i < k_; ++i) z(idx++) = W(i, i);
-    for (int j = 0; j < k_; ++j)
-      for (int i = j + 1; i < k_; ++i) z(idx++) = std::sqrt(2.0) * W(i, j);
-    return z;
+    return spd_ops::sym_to_coords<M>(spd_ops::dlog(spd_ops::sym_eig<M>(mat(p)), mat(v)), k_);
   }
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
     std::shared_ptr<M> L(new M(mat_log(p)));

@@ -54,20 +54,21 @@ inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
   return w + a * ((std::cos(L) - 1.0) * e - std::sin(L) * p);
 }
 
+// z -> exp_p(sum_i z_i b_i) on a unit sphere, b the complement basis B of
+// the tangent space at p (the sphere; Kendall's horizontal space).
+inline std::function<Vec(const Vec&)> exp_coords(const Vec& p, const ComplementBasis& B) {
+  std::shared_ptr<const ComplementBasis> Bp = std::make_shared<const ComplementBasis>(B);
+  return [Bp, p](const Vec& z) { return exp(p, Bp->from_coords(z)); };
+}
+
 }  // namespace sphere_ops
 
-class Sphere : public Manifold {
+// Sizes, curvature, polar volume sin(t)^(d-1) and the Jacobi operator
+// (K = 1) come from SpaceForm.
+class Sphere : public SpaceForm {
  public:
-  explicit Sphere(int d) : d_(d) {
-    if (d < 1 || d > std::numeric_limits<int>::max() - 1)
-      throw std::invalid_argument("d must be a positive integer below 2^31 - 1");
-  }
+  explicit Sphere(int d) : SpaceForm(d, 1.0) {}
   std::string name() const override { return "sphere"; }
-  int dim() const override { return d_; }
-  int ambient_dim() const override { return d_ + 1; }
-  double kappa_min() const override { return 1.0; }
-  double kappa_max() const override { return 1.0; }
-  double constant_curvature() const override { return 1.0; }
   double injectivity_radius() const override { return M_PI; }
   std::string check_point(const Vec& p, double tol) const override {
     if (p.size() != d_ + 1) return "has the wrong length";
@@ -85,15 +86,6 @@ class Sphere : public Manifold {
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
     return sphere_ops::transport_along(p, v, w);
   }
-  // R(., e)e = identity off e (K = 1), zero along e.
-  Vec jacobi_apply(const Vec&, const Vec& v, const Vec& w,
-                   const SpectralFn& f) const override {
-    double L = robust_norm(v);
-    if (L < 1e-300) return f(1.0, 0.0) * w;
-    Vec e = v / L;
-    double a = e.dot(w);
-    return f(0.0, L) * a * e + f(1.0, L) * (w - a * e);
-  }
   // T_p S^d is the complement of p: a Householder reflection gives its
   // basis and coordinates in O(d) per vector (never a (d+1)^2 matrix).
   Mat tangent_basis(const Vec& p) const override { return ComplementBasis(p).basis(); }
@@ -101,8 +93,7 @@ class Sphere : public Manifold {
     return ComplementBasis(p).coords(v);
   }
   std::function<Vec(const Vec&)> exp_coords_from(const Vec& p) const override {
-    std::shared_ptr<const ComplementBasis> B = std::make_shared<const ComplementBasis>(p);
-    return [B, p](const Vec& z) { return sphere_ops::exp(p, B->from_coords(z)); };
+    return sphere_ops::exp_coords(p, ComplementBasis(p));
   }
   Vec random_tangent(const Vec& p, Rng& rng) const override {
     Vec z(d_ + 1);
@@ -116,14 +107,8 @@ class Sphere : public Manifold {
     return z / z.norm();
   }
 
- private:
-  int d_;
-
- public:
-  // Polar volume sin(t)^(d-1): curvature 1 on every plane.
-  std::vector<std::pair<double, int>> radial_jacobi_spectrum() const override {
-    return {{1.0, d_ - 1}};
-  }
+ protected:
+  double tangent_length(const Vec&, const Vec& v) const override { return robust_norm(v); }
 };
 
 }  // namespace dpmanifold
