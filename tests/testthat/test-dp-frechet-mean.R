@@ -205,6 +205,27 @@ test_that("neighbouring data sets give releases that differ only in the estimate
   }
 })
 
+test_that("the call stored in a release never holds the data", {
+  E <- euclidean(2)
+  X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
+  # do.call() embeds the values of its arguments in the call
+  rel <- do.call(dp_frechet_mean, list(E, X, epsilon = 1, center = c(0, 0), radius = 1))
+  expect_identical(rel$call$X, as.name("<data>"))
+  expect_false(any(grepl("0.123456", deparse(rel$call), fixed = TRUE)))
+  # an expression spelling out the data is dropped too; a name is kept
+  rel2 <- dp_frechet_mean(E, rbind(c(0.123456, 0.456789), c(-0.234567, -0.11)), 1, center = c(0, 0), radius = 1)
+  expect_identical(rel2$call$X, as.name("<data>"))
+  rel3 <- dp_frechet_mean(E, X, 1, center = c(0, 0), radius = 1)
+  expect_identical(rel3$call$X, quote(X))
+  expect_identical(rel3$call$epsilon, 1)
+  # regression releases: covariates and responses alike
+  x <- c(0.1, 0.5, 0.9)
+  rg <- do.call(dp_geodesic_regression, list(E, x, X, epsilon = 1, tau = 1, center = c(0, 0), radius = 1,
+                                             x_range = c(0, 1)))
+  expect_identical(rg$call$x, as.name("<data>"))
+  expect_identical(rg$call$y, as.name("<data>"))
+})
+
 test_that("privacy_spent() composes every notion and says what holds", {
   set.seed(509)
   E <- euclidean(2)
