@@ -462,11 +462,14 @@ euclidean_baseline.hyperbolic <- function(M, Xa, epsilon, ball, align) {
 
 #' @export
 baseline_scale.kendall_shape <- function(M, radius, n, epsilon, align = TRUE) {
-  # Each coordinate of a preshape aligned to the centre is within the
-  # chordal distance 2 sin(r/2) of the centre's (unaligned preshapes: within
-  # 2); the budget is split over the 2k coordinates (per-coordinate Laplace).
-  rho <- if (isTRUE(align)) 2 * sin(radius / 2) else 2
-  Delta <- 2 * rho / n
+  # Replacing one preshape moves each coordinate of the mean by at most
+  # (the coordinate's range over the data) / n. Aligned to the centre, a
+  # preshape is within the chordal distance 2 sin(r/2) of it, so a
+  # coordinate ranges over 2 * 2 sin(r/2); unaligned, a coordinate of a
+  # unit vector lies in [-1, 1]: a range of 2 (never more, aligned or not).
+  # The budget is split over the 2k coordinates (per-coordinate Laplace).
+  spread <- if (isTRUE(align)) min(4 * sin(radius / 2), 2) else 2
+  Delta <- spread / n
   list(sensitivity = Delta, sigma = Delta / (epsilon / (2 * M$size)))
 }
 

@@ -205,6 +205,43 @@ test_that("neighbouring data sets give releases that differ only in the estimate
   }
 })
 
+test_that("ambient baselines: the sensitivity bounds the move of the ambient mean (Kendall, hyperbolic)", {
+  set.seed(512)
+  # Kendall: one preshape replaced moves each real coordinate of the mean by
+  # at most its range / n: 4 sin(r/2) aligned to the centre, 2 unaligned
+  K <- kendall_shape(5)
+  zc <- mfd_random_point(K)
+  r <- 0.3; n <- 10
+  X <- clip_to_ball(K, mfd_exp(K, zc, r * mfd_random_tangent(K, zc, 200) / sqrt(K$dim)), zc, r)
+  Z <- dpmanifold:::cpp_kendall_align(K, dpmanifold:::to_ambient(K, zc, "c")[, 1], dpmanifold:::to_ambient(K, X, "X"))
+  spread_al <- max(apply(Z, 1, function(z) diff(range(z))))
+  rel_al <- dp_frechet_mean(K, X, 1, "euclidean_laplace", center = zc, radius = r)
+  rel_un <- dp_frechet_mean(K, X[, , 1:n], 1, "euclidean_laplace", center = zc, radius = r, align = FALSE)
+  expect_equal(rel_un$sensitivity, 2 / n)          # was 4 / n: twice the bound
+  expect_equal(rel_al$sensitivity * 200, 4 * sin(r / 2))
+  expect_lte(spread_al, rel_al$sensitivity * 200)
+  expect_gt(spread_al, 0.5 * rel_al$sensitivity * 200)
+  # unit vectors: a real coordinate ranges over at most 2, attained by z, -z
+  Zr <- dpmanifold:::to_ambient(K, mfd_random_point(K, 500), "Z")
+  expect_lte(max(apply(cbind(Zr, -Zr), 1, function(z) diff(range(z)))), rel_un$sensitivity * n)
+  expect_equal(rel_un$sigma, rel_un$sensitivity / (1 / (2 * 5)))
+  # hyperbolic: in the centre's boosted frame the ball B_r lies in the
+  # Euclidean ball of radius sqrt(2 cosh r (cosh r - 1)) around the origin
+  # (ambient diameter at most twice that; exactly 2 sinh r, between
+  # antipodal boundary points)
+  H <- hyperbolic(3)
+  o <- c(1, 0, 0, 0)
+  for (r in c(0.2, 1, 3)) {
+    U <- mfd_random_tangent(H, o, 400)
+    U <- sweep(U, 1, sqrt(rowSums(U^2)), `/`)
+    B <- rbind(mfd_exp(H, o, r * U), mfd_exp(H, o, -r * U), mfd_exp(H, o, r * runif(400) * U))
+    diam <- max(dist(B))
+    rel <- dp_frechet_mean(H, B[1:10, ], 1, "euclidean_laplace", center = o, radius = r)
+    expect_equal(diam, 2 * sinh(r), tolerance = 1e-8)
+    expect_lte(diam, rel$sensitivity * 10 * (1 + 1e-12))
+  }
+})
+
 test_that("the call stored in a release never holds the data", {
   E <- euclidean(2)
   X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
