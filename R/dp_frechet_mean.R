@@ -22,7 +22,10 @@
 #'   The default (`truncated = NULL`) takes the untruncated law when
 #'   \eqn{\Delta/\epsilon} is below 0.8 `max_untruncated_sigma(M)` (always on
 #'   the sphere, Kendall's space and flat spaces), the truncated one
-#'   otherwise: near the limit the untruncated tail hardly decays.
+#'   otherwise: near the limit the untruncated tail hardly decays; but the
+#'   untruncated law still, where it exists, when the exact sampler of the
+#'   truncated one refuses these public parameters (its noise fills the
+#'   ball in a high dimension).
 #' * `"kng"`: the K-norm gradient mechanism, density
 #'   \eqn{\propto \exp(-\|n^{-1}\sum Log_y(x_i)\|_y / \sigma)} on the ball,
 #'   \eqn{\Delta = 2r(2-h)/n}, \eqn{\sigma = 2\Delta/\epsilon} (Soto et al.
@@ -101,7 +104,8 @@
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
 #'   `center`).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
-#'   law when sigma is below 0.8 `max_untruncated_sigma(M)`, `TRUE` the law
+#'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
+#'   its exact sampler runs), `TRUE` the law
 #'   restricted to the ball, `FALSE` the untruncated law wherever it exists.
 #' @param align For the Kendall `"euclidean_laplace"` baseline: align the
 #'   shapes to the centre before adding noise.
@@ -161,7 +165,8 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 
   eps <- privacy$epsilon
   not_private <- character()
-  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale, align)
+  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale, align,
+                           center = b$center, sampler = sampler)
   Delta <- scale$sensitivity
   sigma <- scale$sigma
   if (isTRUE(seed_scale)) {
@@ -238,9 +243,11 @@ release_sampler <- function(sampler, mcmc) {
 # the untruncated one.
 .untruncated_share <- 0.8
 
-# Sensitivity and scale of each mechanism, from public quantities only.
+# Sensitivity and scale of each mechanism, from public quantities only
+# (center and sampler: the default Laplace law avoids a truncated law whose
+# exact sampler refuses these public parameters when the untruncated one runs).
 mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_scale, align = TRUE,
-                            call = sys.call(-1)) {
+                            center = NULL, sampler = "exact", call = sys.call(-1)) {
   eps <- privacy$epsilon
   if (mechanism == "laplace") {
     Delta <- frechet_sensitivity(M, radius, n, "laplace")
@@ -256,6 +263,11 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
     # at 0.6 of the limit, loses at 0.9). A public rule: sigma, M only.
     prefer_untrunc <- Delta / eps < .untruncated_share * max_untruncated_sigma(M)
     tr <- if (is.null(truncated)) !prefer_untrunc else truncated
+    if (is.null(truncated) && tr && untrunc_ok && identical(sampler, "exact") && !is.null(center) &&
+        !isTRUE(seed_scale) && !exact_sampler_available(M, 2 * Delta / eps, center, radius, "laplace") &&
+        exact_sampler_available(M, Delta / eps, center, radius, "laplace", truncated = FALSE)) {
+      tr <- FALSE
+    }
     if (isTRUE(seed_scale)) tr <- TRUE
     sigma <- if (!tr || isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps
     return(list(sensitivity = Delta, sigma = sigma, truncated = tr))

@@ -242,6 +242,31 @@ test_that("ambient baselines: the sensitivity bounds the move of the ambient mea
   }
 })
 
+test_that("the default Laplace law avoids a truncated law whose exact sampler refuses", {
+  # H^20, r = 1: Delta / epsilon at 0.86 of max_untruncated_sigma, above the
+  # 0.8 share, but the truncated sampler at 2 Delta / epsilon refuses (its
+  # noise fills the ball in dimension 20); the untruncated one runs
+  H <- hyperbolic(20)
+  o <- c(1, rep(0, 20))
+  set.seed(513)
+  X <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 20) / sqrt(20))
+  eps <- 2.2
+  sm <- dpmanifold:::max_untruncated_sigma(H)
+  expect_gt((2 / 20) / eps, 0.8 * sm)
+  expect_false(dpmanifold:::exact_sampler_available(H, 2 * (2 / 20) / eps, o, 1, "laplace"))
+  rel <- dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1)
+  expect_false(rel$bounds$truncated)
+  expect_equal(rel$sigma, (2 / 20) / eps)
+  expect_error(dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1, truncated = TRUE),
+               class = "dpmanifold_sampler_error")
+  # where both run, the 0.8 rule decides (the truncated law near the limit)
+  P <- spd(2)
+  Xp <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 10))
+  rp <- dp_frechet_mean(P, Xp, 0.15, "laplace", center = diag(2), radius = 1)
+  expect_gt(0.2 / 0.15, 0.8 * dpmanifold:::max_untruncated_sigma(P))
+  expect_true(rp$bounds$truncated)
+})
+
 test_that("the call stored in a release never holds the data", {
   E <- euclidean(2)
   X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
