@@ -143,7 +143,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   check_flag(seed_scale, "seed_scale")
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(truncated)) check_flag(truncated, "truncated")
-  if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
+  check_mcmc(mcmc)
   privacy <- resolve_privacy(mechanism %||% "laplace", if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
     abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
@@ -159,7 +159,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   n <- ncol(Xa)
   b <- resolve_ball(M, Xa, center, radius)
   Xa <- b$X
-  if (is.null(mechanism)) mechanism <- default_mechanism(M, n, privacy$epsilon, b$center, b$radius)
+  if (is.null(mechanism)) mechanism <- public_default_mechanism(M, n, privacy$epsilon, b$center, b$radius)
   f <- if (is.null(footpoint)) b$center else as_points(M, footpoint, "footpoint")[, 1]
   fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), b$center, 1000L, 1e-12)$mean
 
@@ -226,9 +226,22 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
+  if (is.null(n) || is.null(epsilon) || is.null(center) || is.null(radius)) {
+    return(manifold_entry(M)$default_mechanism)
+  }
+  n <- check_count(n, "n")
+  check_epsilon(epsilon)
+  C <- as_points(M, center, "center")
+  if (ncol(C) != 1L) abort_arg("center", "must be a single point")
+  check_radius(M, radius)
+  public_default_mechanism(M, n, epsilon, C[, 1], radius)
+}
+
+# The default for validated public inputs (center: an ambient vector).
+public_default_mechanism <- function(M, n, epsilon, center, radius) {
   preferred <- manifold_entry(M)$default_mechanism
-  if (preferred == "kng" && !is.null(n) && !is.null(epsilon) && !is.null(center) && !is.null(radius)) {
-    sigma <- 2 * frechet_sensitivity(M, radius, n, "kng") / epsilon
+  if (preferred == "kng") {
+    sigma <- mechanism_scale(M, "kng", list(epsilon = epsilon), radius, n, NULL, FALSE)$sigma
     if (!isTRUE(exact_sampler_available(M, sigma, center, radius, "kng"))) preferred <- "laplace"
   }
   preferred
@@ -277,7 +290,7 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
     return(list(sensitivity = Delta, sigma = if (isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps))
   }
   if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian")) {
-    Delta <- 2 * radius / n
+    Delta <- frechet_sensitivity(M, radius, n, "wrapped")
     sigma <- switch(privacy$type,
       pure = Delta / eps,
       approximate = calibrate_analytic_gaussian(eps, privacy$delta, Delta),

@@ -267,6 +267,29 @@ test_that("the default Laplace law avoids a truncated law whose exact sampler re
   expect_true(rp$bounds$truncated)
 })
 
+test_that("default_mechanism() takes KNG on Kendall's space only where its exact sampler runs, from public inputs", {
+  K4 <- kendall_shape(4)
+  z4 <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  expect_identical(default_mechanism(K4), "kng")
+  expect_identical(default_mechanism(K4, n = 50, epsilon = 1, center = z4, radius = 0.3), "kng")
+  # Kendall(20), n = 100: the KNG noise (sigma 0.018) fills the ball of
+  # radius 0.3 in dimension 36
+  K20 <- kendall_shape(20)
+  z20 <- as_preshape(cbind(cos(2 * pi * (1:20) / 20), sin(2 * pi * (1:20) / 20)))
+  sig <- 2 * frechet_sensitivity(K20, 0.3, 100, "kng") / 1
+  expect_false(dpmanifold:::exact_sampler_available(K20, sig, as.vector(z20), 0.3, "kng"))
+  expect_identical(default_mechanism(K20, n = 100, epsilon = 1, center = z20, radius = 0.3), "laplace")
+  expect_identical(default_mechanism(K20, n = 5, epsilon = 1, center = z20, radius = 0.3), "kng")
+  X <- array(z20, c(20, 2, 100))
+  expect_identical(dp_frechet_mean(K20, X, 1, center = z20, radius = 0.3)$mechanism, "laplace")
+  expect_identical(default_mechanism(sphere(2), n = 5, epsilon = 1, center = c(0, 0, 1), radius = 0.3), "laplace")
+  # the public inputs are validated, named
+  expect_error(default_mechanism(K4, n = 0, epsilon = 1, center = z4, radius = 0.3), "`n`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = -1, center = z4, radius = 0.3), "`epsilon`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = 1, center = c(1, 2), radius = 0.3), "`center`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = 1, center = z4, radius = 2), "`radius`", class = "dpmanifold_error")
+})
+
 test_that("the call stored in a release never holds the data", {
   E <- euclidean(2)
   X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
