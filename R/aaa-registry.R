@@ -28,8 +28,9 @@
 #                matrix) or c(r, c) for matrix layouts (a point is an r x c
 #                matrix, n points an r x c x n array; r * c = ambient_dim).
 #                Must accept k = NA (returns NA dimensions).
-#   min_size, max_size  whole sizes the constructor accepts (max_size keeps
-#                the ambient dimension within R's integers)
+#   min_size     smallest size the constructor accepts
+#   max_size     largest size; by default derived from `layout`: the largest
+#                k whose ambient dimension still fits R's integers
 #   fields       named list of constant extra fields of the object (SPD:
 #                metric); checked by check_manifold()
 #   label        function(M) the long name printed by print(M)
@@ -45,7 +46,7 @@
 #   checks       property-suite parameters: list(sizes, tol, radius,
 #                lengths); missing entries get defaults from the geometry
 register_manifold <- function(type, class, constructor, size_arg, layout,
-                              min_size = 1, max_size = .Machine$integer.max,
+                              min_size = 1, max_size = NULL,
                               fields = list(), label, short_label = label,
                               default_mechanism = c("laplace", "kng"),
                               max_distance = 1e100, prepare_data = NULL,
@@ -56,6 +57,7 @@ register_manifold <- function(type, class, constructor, size_arg, layout,
             is.list(fields), is.null(prepare_data) || is.function(prepare_data),
             is.numeric(max_distance), max_distance > 0)
   default_mechanism <- match.arg(default_mechanism)
+  if (is.null(max_size)) max_size <- largest_size(layout, min_size)
   entry <- list(type = type, class = class, constructor = constructor, size_arg = size_arg,
                 layout = layout, min_size = min_size, max_size = max_size, fields = fields,
                 label = label, short_label = short_label, default_mechanism = default_mechanism,
@@ -63,6 +65,20 @@ register_manifold <- function(type, class, constructor, size_arg, layout,
   assign(type, entry, envir = .dpm_registry)
   .dpm_registry$types <- union(.dpm_registry$types, type)
   invisible(entry)
+}
+
+# The largest size k >= min_size whose ambient dimension layout(k)$ambient_dim
+# fits R's integers (layouts grow with k): found by bisection.
+largest_size <- function(layout, min_size) {
+  fits <- function(k) layout(k)$ambient_dim <= .Machine$integer.max
+  lo <- as.numeric(min_size)
+  hi <- as.numeric(.Machine$integer.max)
+  if (fits(hi)) return(hi)
+  while (hi - lo > 1) {
+    mid <- floor((lo + hi) / 2)
+    if (fits(mid)) lo <- mid else hi <- mid
+  }
+  lo
 }
 
 # Registered types, in registration order.

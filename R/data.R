@@ -69,8 +69,10 @@ NULL
 #'   shape factors; 0 gives identical shapes at equal age (up to noise).
 #' @param age_range Range of the default uniform ages.
 #' @param seed Optional integer seed; when given, the sample is drawn with
-#'   `set.seed(seed)` and the previous state of R's generator is restored
-#'   afterwards.
+#'   `set.seed(seed)` under R's default generators (Mersenne-Twister,
+#'   Inversion, Rejection), so the same seed gives the same sample whatever
+#'   `RNGkind()` the session uses, and the previous state and kinds of R's
+#'   generator are restored afterwards (also when the call fails).
 #' @return A list with
 #'   * `shapes`: a `k` x 2 x `n` array of landmark coordinates (mm), the
 #'     layout of the `shapes` package and of [kendall_shape()];
@@ -116,13 +118,10 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
   }
   if (age_effect >= 0.24) abort_arg("age_effect", "must be below 0.24 (thinning of more than all the body at age 90)")
   if (!is.null(seed)) {
-    if (!is_scalar_number(seed) || !is.finite(seed) || abs(seed) > .dpm_int_max) {
+    if (!is_scalar_number(seed) || !is.finite(seed) || seed != round(seed) || abs(seed) > .dpm_int_max) {
       abort_arg("seed", sprintf("must be a single whole number of at most %d in absolute value, or NULL", .dpm_int_max))
     }
-    old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) get(".Random.seed", envir = globalenv()) else NULL
-    on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else assign(".Random.seed", old, envir = globalenv()),
-            add = TRUE)
-    set.seed(seed)
+    local_seed(seed)
   }
   if (is.null(age)) {
     age <- stats::runif(n, age_range[1], age_range[2])
@@ -537,4 +536,28 @@ polar_wander_directions <- function() {
   X <- cbind(x = cos(pw$latitude) * cos(pw$longitude), y = cos(pw$latitude) * sin(pw$longitude),
              z = sin(pw$latitude))
   X / sqrt(rowSums(X^2))
+}
+
+# set.seed(seed) under R's default generator kinds, for the rest of the
+# calling function only: on its exit (normal or by an error) the caller's
+# .Random.seed is put back, or removed if there was none, and so are the
+# generator kinds (RNGkind() keeps them outside .Random.seed when it is
+# absent).
+local_seed <- function(seed, frame = parent.frame()) {
+  genv <- globalenv()
+  old_seed <- get0(".Random.seed", envir = genv, inherits = FALSE)
+  old_kind <- RNGkind()
+  restore <- function() {
+    if (is.null(old_seed)) {
+      # RNGkind() re-seeds from the clock: set the kinds, then drop the seed
+      suppressWarnings(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
+      if (exists(".Random.seed", envir = genv, inherits = FALSE)) rm(".Random.seed", envir = genv)
+    } else {
+      assign(".Random.seed", old_seed, envir = genv)
+    }
+  }
+  do.call(on.exit, list(as.call(list(restore)), add = TRUE), envir = frame)
+  suppressWarnings(set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion",
+                            sample.kind = "Rejection"))
+  invisible(NULL)
 }

@@ -22,7 +22,10 @@
 #'   The default (`truncated = NULL`) takes the untruncated law when
 #'   \eqn{\Delta/\epsilon} is below 0.8 `max_untruncated_sigma(M)` (always on
 #'   the sphere, Kendall's space and flat spaces), the truncated one
-#'   otherwise: near the limit the untruncated tail hardly decays.
+#'   otherwise: near the limit the untruncated tail hardly decays; but the
+#'   untruncated law still, where it exists, when the exact sampler of the
+#'   truncated one refuses these public parameters (its noise fills the
+#'   ball in a high dimension).
 #' * `"kng"`: the K-norm gradient mechanism, density
 #'   \eqn{\propto \exp(-\|n^{-1}\sum Log_y(x_i)\|_y / \sigma)} on the ball,
 #'   \eqn{\Delta = 2r(2-h)/n}, \eqn{\sigma = 2\Delta/\epsilon} (Soto et al.
@@ -101,7 +104,8 @@
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
 #'   `center`).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
-#'   law when sigma is below 0.8 `max_untruncated_sigma(M)`, `TRUE` the law
+#'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
+#'   its exact sampler runs), `TRUE` the law
 #'   restricted to the ball, `FALSE` the untruncated law wherever it exists.
 #' @param align For the Kendall `"euclidean_laplace"` baseline: align the
 #'   shapes to the centre before adding noise.
@@ -139,7 +143,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   check_flag(seed_scale, "seed_scale")
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(truncated)) check_flag(truncated, "truncated")
-  if (!inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()")
+  check_mcmc(mcmc)
   privacy <- resolve_privacy(mechanism %||% "laplace", if (missing(epsilon)) NULL else epsilon, delta, mu, alpha)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
     abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
@@ -155,13 +159,14 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   n <- ncol(Xa)
   b <- resolve_ball(M, Xa, center, radius)
   Xa <- b$X
-  if (is.null(mechanism)) mechanism <- default_mechanism(M, n, privacy$epsilon, b$center, b$radius)
+  if (is.null(mechanism)) mechanism <- public_default_mechanism(M, n, privacy$epsilon, b$center, b$radius)
   f <- if (is.null(footpoint)) b$center else as_points(M, footpoint, "footpoint")[, 1]
   fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), b$center, 1000L, 1e-12)$mean
 
   eps <- privacy$epsilon
   not_private <- character()
-  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale, align)
+  scale <- mechanism_scale(M, mechanism, privacy, b$radius, n, truncated, seed_scale, align,
+                           center = b$center, sampler = sampler)
   Delta <- scale$sensitivity
   sigma <- scale$sigma
   if (isTRUE(seed_scale)) {
@@ -221,9 +226,22 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
+  if (is.null(n) || is.null(epsilon) || is.null(center) || is.null(radius)) {
+    return(manifold_entry(M)$default_mechanism)
+  }
+  n <- check_count(n, "n")
+  check_epsilon(epsilon)
+  C <- as_points(M, center, "center")
+  if (ncol(C) != 1L) abort_arg("center", "must be a single point")
+  check_radius(M, radius)
+  public_default_mechanism(M, n, epsilon, C[, 1], radius)
+}
+
+# The default for validated public inputs (center: an ambient vector).
+public_default_mechanism <- function(M, n, epsilon, center, radius) {
   preferred <- manifold_entry(M)$default_mechanism
-  if (preferred == "kng" && !is.null(n) && !is.null(epsilon) && !is.null(center) && !is.null(radius)) {
-    sigma <- 2 * frechet_sensitivity(M, radius, n, "kng") / epsilon
+  if (preferred == "kng") {
+    sigma <- mechanism_scale(M, "kng", list(epsilon = epsilon), radius, n, NULL, FALSE)$sigma
     if (!isTRUE(exact_sampler_available(M, sigma, center, radius, "kng"))) preferred <- "laplace"
   }
   preferred
@@ -238,9 +256,11 @@ release_sampler <- function(sampler, mcmc) {
 # the untruncated one.
 .untruncated_share <- 0.8
 
-# Sensitivity and scale of each mechanism, from public quantities only.
+# Sensitivity and scale of each mechanism, from public quantities only
+# (center and sampler: the default Laplace law avoids a truncated law whose
+# exact sampler refuses these public parameters when the untruncated one runs).
 mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_scale, align = TRUE,
-                            call = sys.call(-1)) {
+                            center = NULL, sampler = "exact", call = sys.call(-1)) {
   eps <- privacy$epsilon
   if (mechanism == "laplace") {
     Delta <- frechet_sensitivity(M, radius, n, "laplace")
@@ -256,6 +276,11 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
     # at 0.6 of the limit, loses at 0.9). A public rule: sigma, M only.
     prefer_untrunc <- Delta / eps < .untruncated_share * max_untruncated_sigma(M)
     tr <- if (is.null(truncated)) !prefer_untrunc else truncated
+    if (is.null(truncated) && tr && untrunc_ok && identical(sampler, "exact") && !is.null(center) &&
+        !isTRUE(seed_scale) && !exact_sampler_available(M, 2 * Delta / eps, center, radius, "laplace") &&
+        exact_sampler_available(M, Delta / eps, center, radius, "laplace", truncated = FALSE)) {
+      tr <- FALSE
+    }
     if (isTRUE(seed_scale)) tr <- TRUE
     sigma <- if (!tr || isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps
     return(list(sensitivity = Delta, sigma = sigma, truncated = tr))
@@ -265,7 +290,7 @@ mechanism_scale <- function(M, mechanism, privacy, radius, n, truncated, seed_sc
     return(list(sensitivity = Delta, sigma = if (isTRUE(seed_scale)) Delta / eps else 2 * Delta / eps))
   }
   if (mechanism %in% c("wrapped_laplace", "wrapped_gaussian")) {
-    Delta <- 2 * radius / n
+    Delta <- frechet_sensitivity(M, radius, n, "wrapped")
     sigma <- switch(privacy$type,
       pure = Delta / eps,
       approximate = calibrate_analytic_gaussian(eps, privacy$delta, Delta),
@@ -462,11 +487,14 @@ euclidean_baseline.hyperbolic <- function(M, Xa, epsilon, ball, align) {
 
 #' @export
 baseline_scale.kendall_shape <- function(M, radius, n, epsilon, align = TRUE) {
-  # Each coordinate of a preshape aligned to the centre is within the
-  # chordal distance 2 sin(r/2) of the centre's (unaligned preshapes: within
-  # 2); the budget is split over the 2k coordinates (per-coordinate Laplace).
-  rho <- if (isTRUE(align)) 2 * sin(radius / 2) else 2
-  Delta <- 2 * rho / n
+  # Replacing one preshape moves each coordinate of the mean by at most
+  # (the coordinate's range over the data) / n. Aligned to the centre, a
+  # preshape is within the chordal distance 2 sin(r/2) of it, so a
+  # coordinate ranges over 2 * 2 sin(r/2); unaligned, a coordinate of a
+  # unit vector lies in [-1, 1]: a range of 2 (never more, aligned or not).
+  # The budget is split over the 2k coordinates (per-coordinate Laplace).
+  spread <- if (isTRUE(align)) min(4 * sin(radius / 2), 2) else 2
+  Delta <- spread / n
   list(sensitivity = Delta, sigma = Delta / (epsilon / (2 * M$size)))
 }
 

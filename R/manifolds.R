@@ -103,37 +103,32 @@ register_manifold(
 register_manifold(
   "sphere", class = "sphere", constructor = "sphere", size_arg = "d",
   layout = function(k) list(dim = k, ambient_dim = k + 1, point_dim = NULL),
-  max_size = .Machine$integer.max - 1,
   label = function(M) sprintf("Unit sphere S^%d in R^%d", M$size, M$size + 1L),
   short_label = function(M) sprintf("S^%d", M$size),
   checks = list(sizes = c(2, 5), tol = 1e-10, radius = 0.95 * pi, lengths = c(0.3, 1, 2.5)))
 
-# SPD matrices: eigenvalues beyond e^{+-100} leave no room for the matrix
-# algebra, hence max_distance = 100.
-spd_layout <- function(k) list(dim = k * (k + 1) / 2, ambient_dim = k * k, point_dim = c(k, k))
-register_manifold(
-  "spd_affine_invariant", class = "spd", constructor = "spd", size_arg = "k",
-  layout = spd_layout, max_size = floor(sqrt(.Machine$integer.max)),
-  fields = list(metric = "affine_invariant"),
-  label = function(M) sprintf("SPD(%d) matrices, affine-invariant metric", M$size),
-  short_label = function(M) sprintf("SPD(%d), affine-invariant", M$size),
-  max_distance = 100,
-  checks = list(sizes = 3, tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)))
-register_manifold(
-  "spd_log_euclidean", class = "spd", constructor = "spd", size_arg = "k",
-  layout = spd_layout, max_size = floor(sqrt(.Machine$integer.max)),
-  fields = list(metric = "log_euclidean"),
-  label = function(M) sprintf("SPD(%d) matrices, log-Euclidean metric", M$size),
-  short_label = function(M) sprintf("SPD(%d), log-Euclidean", M$size),
-  max_distance = 100,
-  checks = list(sizes = 3, tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)))
+# SPD matrices, one registration per metric (same layout, class "spd" and
+# constructor; the metric is a field of the object). Eigenvalues beyond
+# e^{+-100} leave no room for the matrix algebra, hence max_distance = 100.
+register_spd <- function(metric, metric_label) {
+  register_manifold(
+    paste0("spd_", metric), class = "spd", constructor = "spd", size_arg = "k",
+    layout = function(k) list(dim = k * (k + 1) / 2, ambient_dim = k * k, point_dim = c(k, k)),
+    fields = list(metric = metric),
+    label = function(M) sprintf("SPD(%d) matrices, %s metric", M$size, metric_label),
+    short_label = function(M) sprintf("SPD(%d), %s", M$size, metric_label),
+    max_distance = 100,
+    checks = list(sizes = 3, tol = 1e-9, radius = 2.5, lengths = c(0.3, 1, 2)))
+}
+register_spd("affine_invariant", "affine-invariant")
+register_spd("log_euclidean", "log-Euclidean")
 
 # Kendall's shape space: data may be raw k x 2 configurations, turned into
 # preshapes before the membership check; KNG is the more accurate default.
 register_manifold(
   "kendall_shape", class = "kendall_shape", constructor = "kendall_shape", size_arg = "k",
   layout = function(k) list(dim = 2 * k - 4, ambient_dim = 2 * k, point_dim = c(k, 2)),
-  min_size = 3, max_size = floor(.Machine$integer.max / 2),
+  min_size = 3,
   label = function(M) sprintf("Kendall planar shape space, %d landmarks", M$size),
   short_label = function(M) sprintf("Kendall shape space (%d landmarks)", M$size),
   default_mechanism = "kng",
@@ -149,7 +144,6 @@ register_manifold(
 register_manifold(
   "hyperbolic", class = "hyperbolic", constructor = "hyperbolic", size_arg = "d",
   layout = function(k) list(dim = k, ambient_dim = k + 1, point_dim = NULL),
-  max_size = .Machine$integer.max - 1,
   label = function(M) sprintf("Hyperbolic space H^%d, hyperboloid model in R^%d", M$size, M$size + 1L),
   short_label = function(M) sprintf("H^%d", M$size),
   max_distance = 230,

@@ -51,12 +51,26 @@ new_dp_release <- function(estimate, manifold, mechanism, statistic, privacy, se
   privacy$private <- !length(reasons)
   privacy$delta_unknown <- identical(sampler$kind, "mcmc")
   privacy$guarantee <- guarantee_label(privacy)
+  call <- public_call(call)
   structure(list(estimate = estimate, manifold = manifold, mechanism = mechanism,
                  statistic = statistic, privacy = privacy,
                  epsilon = privacy$epsilon, delta = privacy$delta,
                  sensitivity = sensitivity, sigma = sigma, bounds = bounds, n = n,
                  sampler = sampler, nonprivate = nonprivate, call = call, ...),
             class = "dp_release")
+}
+
+# The call stored in a release, without the data: an argument holding data
+# (X of dp_frechet_mean(), x and y of dp_geodesic_regression()) is kept only
+# when it is a name; anything else (the values themselves, as do.call()
+# embeds them, or an expression that may spell them out) becomes the name
+# `<data>`.
+public_call <- function(call, data_args = c("X", "x", "y")) {
+  if (!is.call(call)) return(call)
+  for (a in intersect(names(call), data_args)) {
+    if (!is.name(call[[a]])) call[[a]] <- as.name("<data>")
+  }
+  call
 }
 
 mechanism_label <- function(m) {

@@ -129,7 +129,7 @@ Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd cente
   for (int j = 0; j < n; ++j) {
     if (!law.draw(rng, y)) {
       return Rcpp::List::create(Rcpp::Named("draws") = R_NilValue, Rcpp::Named("status") = "exhausted",
-                                Rcpp::Named("max_attempts") = dpm::kMaxProposals);
+                                Rcpp::Named("max_attempts") = static_cast<double>(law.max_attempts()));
     }
     draws.col(j) = y;
   }

@@ -48,6 +48,45 @@ test_that("simulate_corpus_callosum is reproducible and leaves the RNG state alo
   expect_false(identical(a$shapes, c1$shapes))
 })
 
+test_that("a seeded simulation leaves the user's random stream, kinds and missing seed alone in every exit path", {
+  genv <- globalenv()
+  kind0 <- RNGkind()
+  on.exit({
+    RNGkind(kind0[1], kind0[2], kind0[3])
+    set.seed(NULL)
+  }, add = TRUE)
+  RNGkind("Mersenne-Twister", "Inversion", "Rejection")
+  # the stream continues as if the call had not happened
+  set.seed(99); u0 <- runif(3)
+  set.seed(99); ref <- simulate_corpus_callosum(4, seed = 7); u1 <- runif(3)
+  expect_identical(u1, u0)
+  # ... also when the call fails after seeding (variability so large that
+  # the outline overflows)
+  set.seed(99)
+  expect_error(simulate_corpus_callosum(4, variability = 1e6, seed = 7), class = "dpmanifold_not_representable")
+  expect_identical(runif(3), u0)
+  # no .Random.seed before: none after, in both exit paths
+  rm(".Random.seed", envir = genv)
+  simulate_corpus_callosum(2, seed = 7)
+  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
+  expect_error(simulate_corpus_callosum(2, variability = 1e6, seed = 7), class = "dpmanifold_not_representable")
+  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
+  # another generator: its state and kinds come back, and the seed gives the
+  # same sample as under the default kinds
+  suppressWarnings(RNGkind("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
+  set.seed(5)
+  before <- get(".Random.seed", envir = genv)
+  expect_identical(simulate_corpus_callosum(4, seed = 7), ref)
+  expect_identical(get(".Random.seed", envir = genv), before)
+  expect_identical(RNGkind(), c("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
+  # ... and without a .Random.seed the kinds still come back
+  rm(".Random.seed", envir = genv)
+  expect_identical(simulate_corpus_callosum(4, seed = 7), ref)
+  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
+  expect_identical(RNGkind(), c("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
+  expect_error(simulate_corpus_callosum(4, seed = 7.5), class = "dpmanifold_error")
+})
+
 test_that("landmarks follow the documented anatomical order", {
   cc <- simulate_corpus_callosum(20, seed = 2, noise = 0)
   lm <- cc$landmarks

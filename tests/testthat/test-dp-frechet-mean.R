@@ -205,6 +205,112 @@ test_that("neighbouring data sets give releases that differ only in the estimate
   }
 })
 
+test_that("ambient baselines: the sensitivity bounds the move of the ambient mean (Kendall, hyperbolic)", {
+  set.seed(512)
+  # Kendall: one preshape replaced moves each real coordinate of the mean by
+  # at most its range / n: 4 sin(r/2) aligned to the centre, 2 unaligned
+  K <- kendall_shape(5)
+  zc <- mfd_random_point(K)
+  r <- 0.3; n <- 10
+  X <- clip_to_ball(K, mfd_exp(K, zc, r * mfd_random_tangent(K, zc, 200) / sqrt(K$dim)), zc, r)
+  Z <- dpmanifold:::cpp_kendall_align(K, dpmanifold:::to_ambient(K, zc, "c")[, 1], dpmanifold:::to_ambient(K, X, "X"))
+  spread_al <- max(apply(Z, 1, function(z) diff(range(z))))
+  rel_al <- dp_frechet_mean(K, X, 1, "euclidean_laplace", center = zc, radius = r)
+  rel_un <- dp_frechet_mean(K, X[, , 1:n], 1, "euclidean_laplace", center = zc, radius = r, align = FALSE)
+  expect_equal(rel_un$sensitivity, 2 / n)          # was 4 / n: twice the bound
+  expect_equal(rel_al$sensitivity * 200, 4 * sin(r / 2))
+  expect_lte(spread_al, rel_al$sensitivity * 200)
+  expect_gt(spread_al, 0.5 * rel_al$sensitivity * 200)
+  # unit vectors: a real coordinate ranges over at most 2, attained by z, -z
+  Zr <- dpmanifold:::to_ambient(K, mfd_random_point(K, 500), "Z")
+  expect_lte(max(apply(cbind(Zr, -Zr), 1, function(z) diff(range(z)))), rel_un$sensitivity * n)
+  expect_equal(rel_un$sigma, rel_un$sensitivity / (1 / (2 * 5)))
+  # hyperbolic: in the centre's boosted frame the ball B_r lies in the
+  # Euclidean ball of radius sqrt(2 cosh r (cosh r - 1)) around the origin
+  # (ambient diameter at most twice that; exactly 2 sinh r, between
+  # antipodal boundary points)
+  H <- hyperbolic(3)
+  o <- c(1, 0, 0, 0)
+  for (r in c(0.2, 1, 3)) {
+    U <- mfd_random_tangent(H, o, 400)
+    U <- sweep(U, 1, sqrt(rowSums(U^2)), `/`)
+    B <- rbind(mfd_exp(H, o, r * U), mfd_exp(H, o, -r * U), mfd_exp(H, o, r * runif(400) * U))
+    diam <- max(dist(B))
+    rel <- dp_frechet_mean(H, B[1:10, ], 1, "euclidean_laplace", center = o, radius = r)
+    expect_equal(diam, 2 * sinh(r), tolerance = 1e-8)
+    expect_lte(diam, rel$sensitivity * 10 * (1 + 1e-12))
+  }
+})
+
+test_that("the default Laplace law avoids a truncated law whose exact sampler refuses", {
+  # H^20, r = 1: Delta / epsilon at 0.86 of max_untruncated_sigma, above the
+  # 0.8 share, but the truncated sampler at 2 Delta / epsilon refuses (its
+  # noise fills the ball in dimension 20); the untruncated one runs
+  H <- hyperbolic(20)
+  o <- c(1, rep(0, 20))
+  set.seed(513)
+  X <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 20) / sqrt(20))
+  eps <- 2.2
+  sm <- dpmanifold:::max_untruncated_sigma(H)
+  expect_gt((2 / 20) / eps, 0.8 * sm)
+  expect_false(dpmanifold:::exact_sampler_available(H, 2 * (2 / 20) / eps, o, 1, "laplace"))
+  rel <- dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1)
+  expect_false(rel$bounds$truncated)
+  expect_equal(rel$sigma, (2 / 20) / eps)
+  expect_error(dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1, truncated = TRUE),
+               class = "dpmanifold_sampler_error")
+  # where both run, the 0.8 rule decides (the truncated law near the limit)
+  P <- spd(2)
+  Xp <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 10))
+  rp <- dp_frechet_mean(P, Xp, 0.15, "laplace", center = diag(2), radius = 1)
+  expect_gt(0.2 / 0.15, 0.8 * dpmanifold:::max_untruncated_sigma(P))
+  expect_true(rp$bounds$truncated)
+})
+
+test_that("default_mechanism() takes KNG on Kendall's space only where its exact sampler runs, from public inputs", {
+  K4 <- kendall_shape(4)
+  z4 <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  expect_identical(default_mechanism(K4), "kng")
+  expect_identical(default_mechanism(K4, n = 50, epsilon = 1, center = z4, radius = 0.3), "kng")
+  # Kendall(20), n = 100: the KNG noise (sigma 0.018) fills the ball of
+  # radius 0.3 in dimension 36
+  K20 <- kendall_shape(20)
+  z20 <- as_preshape(cbind(cos(2 * pi * (1:20) / 20), sin(2 * pi * (1:20) / 20)))
+  sig <- 2 * frechet_sensitivity(K20, 0.3, 100, "kng") / 1
+  expect_false(dpmanifold:::exact_sampler_available(K20, sig, as.vector(z20), 0.3, "kng"))
+  expect_identical(default_mechanism(K20, n = 100, epsilon = 1, center = z20, radius = 0.3), "laplace")
+  expect_identical(default_mechanism(K20, n = 5, epsilon = 1, center = z20, radius = 0.3), "kng")
+  X <- array(z20, c(20, 2, 100))
+  expect_identical(dp_frechet_mean(K20, X, 1, center = z20, radius = 0.3)$mechanism, "laplace")
+  expect_identical(default_mechanism(sphere(2), n = 5, epsilon = 1, center = c(0, 0, 1), radius = 0.3), "laplace")
+  # the public inputs are validated, named
+  expect_error(default_mechanism(K4, n = 0, epsilon = 1, center = z4, radius = 0.3), "`n`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = -1, center = z4, radius = 0.3), "`epsilon`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = 1, center = c(1, 2), radius = 0.3), "`center`", class = "dpmanifold_error")
+  expect_error(default_mechanism(K4, n = 5, epsilon = 1, center = z4, radius = 2), "`radius`", class = "dpmanifold_error")
+})
+
+test_that("the call stored in a release never holds the data", {
+  E <- euclidean(2)
+  X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
+  # do.call() embeds the values of its arguments in the call
+  rel <- do.call(dp_frechet_mean, list(E, X, epsilon = 1, center = c(0, 0), radius = 1))
+  expect_identical(rel$call$X, as.name("<data>"))
+  expect_false(any(grepl("0.123456", deparse(rel$call), fixed = TRUE)))
+  # an expression spelling out the data is dropped too; a name is kept
+  rel2 <- dp_frechet_mean(E, rbind(c(0.123456, 0.456789), c(-0.234567, -0.11)), 1, center = c(0, 0), radius = 1)
+  expect_identical(rel2$call$X, as.name("<data>"))
+  rel3 <- dp_frechet_mean(E, X, 1, center = c(0, 0), radius = 1)
+  expect_identical(rel3$call$X, quote(X))
+  expect_identical(rel3$call$epsilon, 1)
+  # regression releases: covariates and responses alike
+  x <- c(0.1, 0.5, 0.9)
+  rg <- do.call(dp_geodesic_regression, list(E, x, X, epsilon = 1, tau = 1, center = c(0, 0), radius = 1,
+                                             x_range = c(0, 1)))
+  expect_identical(rg$call$x, as.name("<data>"))
+  expect_identical(rg$call$y, as.name("<data>"))
+})
+
 test_that("privacy_spent() composes every notion and says what holds", {
   set.seed(509)
   E <- euclidean(2)

@@ -58,7 +58,8 @@ sens_cases <- list(
   "spd(2) AI" = list(M = spd(2), r = 1.2),
   "spd(2) LE" = list(M = spd(2, "log_euclidean"), r = 1.2),
   "kendall_shape(4)" = list(M = kendall_shape(4), r = 0.35),
-  "euclidean(3)" = list(M = euclidean(3), r = 1.5)
+  "euclidean(3)" = list(M = euclidean(3), r = 1.5),
+  "hyperbolic(2)" = list(M = hyperbolic(2), r = 1.5)
 )
 
 sens_summary <- function(ratio) {
@@ -122,7 +123,7 @@ test_that("the sensitivities have the closed forms of SPEC section 3", {
   hk <- 1.2 / tan(1.2)   # h(2r, kappa_max = 4) on Kendall with r = 0.3
   expect_equal(frechet_sensitivity(kendall_shape(5), 0.3, n, "kng"), 2 * 0.3 * (2 - hk) / n)
   expect_equal(frechet_sensitivity(kendall_shape(5), 0.3, n, "laplace"), 2 * 0.3 * (2 - hk) / (n * hk))
-  for (M in list(spd(3), spd(3, "log_euclidean"), euclidean(2))) {
+  for (M in list(spd(3), spd(3, "log_euclidean"), euclidean(2), hyperbolic(3))) {
     expect_equal(frechet_sensitivity(M, 2, n, "laplace"), 2 * 2 / n)
     expect_equal(frechet_sensitivity(M, 2, n, "kng"), 2 * 2 / n)
     expect_equal(frechet_sensitivity(M, 2, n, "wrapped"), 2 * 2 / n)

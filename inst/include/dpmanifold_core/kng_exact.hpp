@@ -102,6 +102,8 @@ class KngExact {
   // sampler then refuses before looking at the data).
   bool ok() const { return max_attempts_ > 0; }
   double acceptance_lb() const { return acc_lb_; }
+  // the public bound on proposals per draw (when ok())
+  long max_attempts() const { return max_attempts_; }
 
   // The data's Frechet mean (to the public tolerance g_tol, kept in B) and
   // the data's envelope.
