@@ -454,11 +454,12 @@ euclidean_baseline.spd <- function(M, Xa, epsilon, ball, align) {
 #' @export
 baseline_scale.hyperbolic <- function(M, radius, n, epsilon, align = TRUE) {
   # In the frame of the public centre (the Lorentz boost taking it to the
-  # origin o, an isometry), the ball B_r(o) lies in the Euclidean ball of
-  # radius |(cosh r, sinh r, 0, ...) - o| = sqrt(2 cosh(r) (cosh(r) - 1))
-  # around o in R^(d+1).
-  rE <- sqrt(2 * cosh(radius) * (cosh(radius) - 1))
-  Delta <- 2 * rE / n
+  # origin, an isometry) the ball is {(cosh t, sinh t u): t <= r, |u| = 1}.
+  # Two of its points are at squared ambient distance
+  # cosh 2t + cosh 2s - 2 cosh(t - s) <= 2 cosh 2r - 2 = (2 sinh r)^2
+  # (increasing in t and s), attained by opposite boundary points: the
+  # ambient diameter is 2 sinh r, and the mean moves by at most that / n.
+  Delta <- 2 * sinh(radius) / n
   list(sensitivity = Delta, sigma = Delta / epsilon)
 }
 

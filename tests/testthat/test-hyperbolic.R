@@ -216,9 +216,19 @@ test_that("dp_frechet_mean on hyperbolic(2) runs every mechanism, concentrates, 
   expect_error(dp_frechet_mean(hyperbolic(3), mfd_random_point(hyperbolic(3), 5), epsilon = 0.1,
                                center = c(1, 0, 0, 0), radius = 1, truncated = FALSE),
                class = "dpmanifold_error")
-  # the ambient baseline: sensitivity from the ambient radius of the ball
+  # the ambient baseline: sensitivity = ambient diameter of the ball / n,
+  # 2 sinh(r) / n, attained by two opposite boundary points in the centre's
+  # frame and exceeded by no pair of random points of the ball
   rel <- dp_frechet_mean(H2, X, epsilon = 1, mechanism = "euclidean_laplace", center = c0, radius = 1)
-  expect_equal(rel$sensitivity, 2 * sqrt(2 * cosh(1) * (cosh(1) - 1)) / n)
+  expect_equal(rel$sensitivity, 2 * sinh(1) / n)
+  o <- c(1, 0, 0)   # the centre's frame: the centre at the origin
+  u <- mfd_random_tangent(H2, o, 2000)
+  u <- u / sqrt(rowSums(u^2))
+  P <- mfd_exp(H2, o, u * runif(2000)^(1 / 2))
+  Q <- mfd_exp(H2, o, -u[sample(2000), ] * runif(2000)^(1 / 4))
+  expect_lte(max(sqrt(rowSums((P - Q)^2))), 2 * sinh(1) * (1 + 1e-12))
+  opp <- mfd_exp(H2, o, rbind(u[1, ], -u[1, ]))
+  expect_equal(sqrt(sum((opp[1, ] - opp[2, ])^2)), 2 * sinh(1), tolerance = 1e-10)
 })
 
 test_that("the Euclidean baseline boosts to the centre's frame and back", {
