@@ -94,7 +94,7 @@ bool cpp_exact_sampler_ok(Rcpp::List M, double sigma, VectorXd center, double ra
 }
 
 // Riemannian Laplace by Metropolis-Hastings on B_radius(center) (radius =
-// Inf: the whole manifold), started at the public centre, with the public
+// Inf: the whole manifold), started at public_chain_start(), with the public
 // step of public_mcmc_step() unless the settings give one.
 // [[Rcpp::export]]
 Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd center,
@@ -105,7 +105,8 @@ Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd
   dpm::Ball ball(*m, center, radius);
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   dpm::LaplaceLogTarget target(*m, mean, sigma);
-  auto r = dpm::metropolis_hastings(*m, target, ball, center, dpm::public_mcmc_step(sigma, m->dim()),
+  const VectorXd start = dpm::public_chain_start(*m, ball, sigma, rng);
+  auto r = dpm::metropolis_hastings(*m, target, ball, start, dpm::public_mcmc_step(sigma, m->dim()),
                                     s, rng);
   return mcmc_to_r(r, s);
   DPM_GLUE_END
@@ -137,7 +138,7 @@ Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd cente
   DPM_GLUE_END
 }
 
-// KNG by Metropolis-Hastings on the ball, started at the public centre; the
+// KNG by Metropolis-Hastings on the ball, started at public_chain_start(); the
 // step is public: public_mcmc_step(sigma / c, d), c = h(2r, kappa_max), the
 // scale of the Laplace law that envelopes the KNG law.
 // [[Rcpp::export]]
@@ -150,7 +151,8 @@ Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   dpm::KngLogTarget target{*m, X, sigma};
   const double c = dpm::curvature_h(2.0 * radius, m->kappa_max());
-  auto r = dpm::metropolis_hastings(*m, target, ball, center,
+  const VectorXd start = dpm::public_chain_start(*m, ball, sigma / c, rng);
+  auto r = dpm::metropolis_hastings(*m, target, ball, start,
                                     dpm::public_mcmc_step(sigma / c, m->dim()), s, rng);
   return mcmc_to_r(r, s);
   DPM_GLUE_END

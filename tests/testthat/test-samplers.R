@@ -257,6 +257,22 @@ test_that("Metropolis-Hastings Riemannian Laplace on S^2 matches the target and 
                       ks_p(mfd_dist(S2, m, Yu), function(q) (1 - cos(pmin(q, 0.6))) / (1 - cos(0.6)))), ks_threshold)
 })
 
+test_that("Metropolis-Hastings in many dimensions leaves the mode: S^40 against the exact sampler", {
+  # A Laplace-type law in d = 40 has a cusp at its mode and its mass on a
+  # shell; a chain started at the mode with a step sized for the shell never
+  # moved (distances all 0). The public start and the ball's step cap fix it.
+  set.seed(318)
+  S <- sphere(40)
+  m <- c(rep(0, 40), 1)
+  for (sg in c(0.01, 0.004)) {   # the ball binds / the shell lies inside it
+    Ym <- rriemann_laplace(S, 400, m, sigma = sg, center = m, radius = 0.3,
+                           mcmc = mcmc_control(burnin = 3000, thin = 100), method = "mcmc")
+    Ye <- rriemann_laplace(S, 400, m, sigma = sg, center = m, radius = 0.3)
+    expect_gt(ks_report(sprintf("MCMC vs exact Laplace on S^40, sigma = %g, radius", sg),
+                        ks_p(mfd_dist(S, m, Ym), mfd_dist(S, m, Ye))), ks_threshold)
+  }
+})
+
 test_that("the Metropolis-Hastings chain is not tuned on the data and returns nothing about its path", {
   S2 <- sphere(2)
   north <- c(0, 0, 1)

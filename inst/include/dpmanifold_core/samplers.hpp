@@ -168,14 +168,40 @@ struct PointSpace {
   State propose(const State& x, double step, Rng& rng) const { return M.random_step(x, step, rng); }
   bool in_support(const State& y) const { return ball.contains(M, y); }
   Vec flatten(const State& x) const { return x; }
-  // Proposals much longer than the support (or the injectivity radius) are
-  // always rejected or wrap around: cap the typical length |step * xi|.
+  // Where the ball binds (sigma large against the radius, e.g. KNG in many
+  // dimensions), the target is close to uniform on the ball, and a random
+  // walk on the uniform d-ball of radius R mixes with the per-coordinate
+  // step 2.38 R / sqrt(d (d + 2)) (coordinate spread R / sqrt(d + 2)). A
+  // longer cap (the old 2R / sqrt(d): proposals of length 2R) leaves a
+  // chain in d = 96 at its start. R is public: the radius, or half the
+  // injectivity radius.
   double max_step() const {
-    double len = std::min(2.0 * ball.radius, M.injectivity_radius());
-    return std::isinf(len) ? std::numeric_limits<double>::infinity()
-                           : len / std::sqrt(static_cast<double>(M.dim()));
+    double R = std::min(ball.radius, 0.5 * M.injectivity_radius());
+    if (std::isinf(R)) return std::numeric_limits<double>::infinity();
+    const double d = static_cast<double>(M.dim());
+    return 2.38 * R / std::sqrt(d * (d + 2.0));
   }
 };
+
+// Public starting point of a chain for a Laplace-type target of scale sigma
+// whose mode is near the public centre: a point at distance
+// min((d - 1) sigma, 0.9 R) in a uniform direction (R the ball's radius, or
+// half the injectivity radius). In many dimensions such a target has a
+// cusp at its mode and its mass on a shell of radius about (d - 1) sigma; a
+// random walk started at the mode, with a step sized for the shell, is
+// rejected forever (Kendall(50), d = 96: the chain never left the centre).
+// Depends on sigma, the ball and d only.
+inline Vec public_chain_start(const Manifold& M, const Ball& ball, double sigma, Rng& rng) {
+  const int d = M.dim();
+  const double R = std::min(ball.radius, 0.5 * M.injectivity_radius());
+  double rho = (d - 1.0) * sigma;
+  if (std::isfinite(R)) rho = std::min(rho, 0.9 * R);
+  if (!(rho > 0.0) || !std::isfinite(rho)) return ball.center;
+  Vec u = M.random_tangent(ball.center, rng);
+  const double len = M.norm(ball.center, u);
+  if (!(len > 0.0)) return ball.center;
+  return M.exp(ball.center, (rho / len) * u);
+}
 
 template <class LogTarget>
 MCMCResult metropolis_hastings(const Manifold& M, const LogTarget& log_target, const Ball& ball,
