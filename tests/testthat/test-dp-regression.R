@@ -166,6 +166,58 @@ test_that("the SSP moments and design have the stated sensitivities, attained by
   expect_gt(max(abs(g$t - g$t2) / sc[["St"]] + abs(g$t^2 - g$t2^2) / (0.95 * sc[["Stt"]])), 1)
 })
 
+test_that("the split SSP of method = \"linearised\": hulls of the changes, the K-norm design law, exact lines", {
+  set.seed(46)
+  r <- 0.3
+  # moments summed by side: l1-of-l2 change <= 2 r, attained by z' = -z on
+  # one side and by opposite z, z' on the two sides
+  change <- function(z, t, z2, t2) {
+    sqrt(sum((z * (t > 0) - z2 * (t2 > 0))^2)) + sqrt(sum((z * (t <= 0) - z2 * (t2 <= 0))^2))
+  }
+  worst <- 0
+  for (i in 1:3000) {
+    z <- rnorm(2); z <- z / sqrt(sum(z^2)) * r * sample(c(1, runif(1)), 1)
+    z2 <- rnorm(2); z2 <- z2 / sqrt(sum(z2^2)) * r * sample(c(1, runif(1)), 1)
+    worst <- max(worst, change(z, runif(1, -0.5, 0.5), z2, runif(1, -0.5, 0.5)))
+  }
+  expect_lte(worst, 2 * r * (1 + 1e-12))
+  z <- c(r, 0)
+  expect_equal(change(z, 0.3, -z, 0.1), 2 * r)
+  expect_equal(change(z, 0.3, c(0, r), -0.2), 2 * r)
+  # design: per-record barycentric vectors lie in the simplex and map to
+  # (sign t, t, |t|); changes have sum 0 and l1 norm <= 2, attained
+  tt <- c(-0.5, -0.2, 0, 1e-9, 0.3, 0.5)
+  W <- dpmanifold:::split_design_barycentric(tt)
+  expect_equal(rowSums(W), rep(1, 6))
+  expect_true(all(W >= 0))
+  expect_equal(W[, 1] + W[, 2] - W[, 3] - W[, 4], ifelse(tt > 0, 1, -1))
+  expect_equal((W[, 2] - W[, 4]) / 2, tt)
+  expect_equal((W[, 2] + W[, 4]) / 2, abs(tt))
+  g <- seq(-0.5, 0.5, by = 0.01)
+  Wg <- dpmanifold:::split_design_barycentric(g)
+  l1 <- outer(seq_along(g), seq_along(g), Vectorize(function(i, j) sum(abs(Wg[i, ] - Wg[j, ]))))
+  expect_lte(max(l1), 2 + 1e-12)
+  expect_equal(max(l1), 2)
+  # the K-norm noise: sum 0, |y|_K = sum |y| / 2 ~ Gamma(3, scale) (the
+  # law of exp(-|y|_K / scale) on a 3-dimensional space), and symmetric
+  Y <- replicate(3000, dpmanifold:::simplex_difference_noise(0.8))
+  expect_lt(max(abs(colSums(Y))), 1e-12)
+  expect_gt(ks.test(colSums(abs(Y)) / 2, "pgamma", shape = 3, scale = 0.8)$p.value, 0.01)
+  expect_gt(suppressWarnings(ks.test(Y[2, ], -Y[2, ]))$p.value, 0.01)
+  # with noise negligible (huge epsilon) the estimator returns an exact line,
+  # also for an uneven design
+  t <- c(runif(40, -0.5, 0.5), runif(10, 0.2, 0.5))
+  a <- c(0.02, -0.01); b <- c(0.05, 0.03)
+  Z <- a + outer(b, t)
+  out <- dpmanifold:::ssp_release_split(t, Z, 0.3, 1e12, 0.2)
+  expect_equal(out$x, c(a, b), tolerance = 1e-8)
+  expect_equal(unname(out$split), c(0.2, 0.8) * 1e12)
+  expect_equal(unname(out$sensitivity), c(1, 0.6))
+  # a one-sided design is still a finite answer (the determinant is floored)
+  out1 <- dpmanifold:::ssp_release_split(rep(0.3, 20), matrix(0.01, 2, 20), 0.3, 1, 0.2)
+  expect_true(all(is.finite(out1$x)))
+})
+
 test_that("the SSP noise draws the stated laws (Gamma radius, uniform direction, Laplace)", {
   set.seed(42)
   for (d in c(1, 3)) {
@@ -639,10 +691,10 @@ test_that("the default rule and method = \"linearised\": public facts, neighbour
   # the bench settings: S^2 (tau 0.15, radius 0.4), SPD(2) (tau 0.05, radius 1)
   expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 0.4, 0.8), "linearised")
   expect_equal(dpmanifold:::auto_method(S2, 100, 1, 0.15, 0.4, 0.8), "energy")     # noise rule
-  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 1.2, 2.4), "energy")     # localisation rule
+  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 1.5, 3), "energy")       # localisation rule
   expect_equal(dpmanifold:::auto_method(spd(2), 200, 1, 0.05, 1, 2), "energy")
   expect_equal(dpmanifold:::auto_method(spd(2), 500, 1, 0.05, 1, 2), "linearised")
-  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1, 0.05, 3, 6), "energy")     # a wide domain
+  expect_equal(dpmanifold:::auto_method(spd(2), 300, 1, 0.05, 3, 6), "energy")     # a wide domain
   D <- sphere_regression_data(60)
   r0 <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = D$radius,
                                x_range = c(0, 1))
