@@ -13,8 +13,8 @@
 #     the joint release with chains 20 times longer (the law the default
 #     chain should reproduce), method = "tangent", method = "energy"
 #     (exponential mechanism on the clipped energy; default chain and 20x)
-#     and method = "linearised" (energy law at 15% of epsilon, then SSP of
-#     the linearised residuals; default chain and 20x); `default` names the
+#     and method = "linearised" (energy law at 20% of epsilon, then the
+#     split SSP of the linearised residuals; default chain and 20x); `default` names the
 #     method the public rule of method = "auto" picks.
 #  2. SPD(2), Kulkarni and Soto appendix F: p, q ~ Wishart(I, 2) / 2,
 #     v = Log(p, q), x ~ U[0, 1], y = Exp(y_clean, xi), xi ~ N(0, 0.01^2 I)
