@@ -213,6 +213,12 @@ test_that("the split SSP of method = \"linearised\": hulls of the changes, the K
   expect_equal(out$x, c(a, b), tolerance = 1e-8)
   expect_equal(unname(out$split), c(0.2, 0.8) * 1e12)
   expect_equal(unname(out$sensitivity), c(1, 0.6))
+  # the public weights of the two stages: inverse variances, in (0, 1),
+  # nearer 1 when the first stage is less precise (smaller n)
+  k200 <- dpmanifold:::linearised_combination(2, 200, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
+  expect_equal(unname(k200), c(0.914, 0.882), tolerance = 2e-3)
+  k1000 <- dpmanifold:::linearised_combination(2, 1000, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
+  expect_true(all(k1000 > k200 & k1000 < 1))
   # a one-sided design is still a finite answer (the determinant is floored)
   out1 <- dpmanifold:::ssp_release_split(rep(0.3, 20), matrix(0.01, 2, 20), 0.3, 1, 0.2)
   expect_true(all(is.finite(out1$x)))
