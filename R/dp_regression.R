@@ -388,7 +388,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   if (!is.null(tau)) check_positive_number(tau, "tau")
   # the default: a public rule of n, epsilon, tau, the domain and the
   # dimension (see Details)
-  if (method == "auto") method <- auto_method(M, n, eps, min(tau, b$radius + R0 + V0 / 2), R0, V0)
+  if (method == "auto") method <- auto_method(M, n, eps, residual_bound(tau, b$radius, R0, V0), R0, V0)
 
   ctx <- list(M = M, t = cv$t, Y = Y, n = n, center = b$center, radius = b$radius, R0 = R0, V0 = V0,
               tau = tau, weight = weight, share = localise, sampler = sampler, mcmc = mcmc)
@@ -527,6 +527,11 @@ regression_fit_centred <- function(M, t, Y, call = sys.call(-1)) {
 
 # Per-record operator bounds of the clipped joint gradient: J_p bounds
 # |d_pExp^dagger|, J_v |d_vExp^dagger| at |t v| <= V / 2.
+# tau_e = min(tau, r + R + V/2): no residual on the domain (footpoint within
+# R of the centre, velocity at most V over the range, data in B_r) is
+# longer than r + R + V/2, so a huge tau is harmless.
+residual_bound <- function(tau, r, R, V) min(tau, r + R + V / 2)
+
 jacobi_bounds <- function(M, V) {
   kl <- M$kappa_min
   if (kl >= 0) return(c(p = 1, v = 1))
@@ -730,12 +735,16 @@ ssp_release <- function(t, Z, r, eps, R0, V0, share = ssp_gram_share(nrow(Z))) {
   Stz <- (Tp - Tm) / 2
   b <- (Stz - St * Sz / n) / Sttc
   a <- (Sz - St * b) / n
-  x <- c(project_ball(a, R0), project_ball(b, V0))
-  list(x = x,
-       sensitivity = c(design = 1, moments = 2 * r),
+  c(list(x = c(project_ball(a, R0), project_ball(b, V0))), ssp_facts(r, eG, eT),
+    list(domain = list(a = domain_block(R0, d), b = domain_block(V0, d))))
+}
+
+# Public facts of an SSP release: the design (K-norm or weighted l1 with
+# sensitivity 1) at eG, the moments (l1-of-l2 sensitivity 2 r) at eT.
+ssp_facts <- function(r, eG, eT) {
+  list(sensitivity = c(design = 1, moments = 2 * r),
        sigma = c(design = 1 / eG, moments = 2 * r / eT),
-       split = c(design = eG, moments = eT),
-       domain = list(a = domain_block(R0, d), b = domain_block(V0, d)))
+       split = c(design = eG, moments = eT))
 }
 
 # The split SSP of method = "linearised" (derivation in the documentation of
@@ -787,10 +796,7 @@ ssp_release_split <- function(t, Z, r, eps, share) {
   det <- max(Sa - St * Ss / n, 1 / eG)
   b <- ((Tp - Tm) - Ss * (Tp + Tm) / n) / det
   a <- (Tp + Tm - St * b) / n
-  list(x = c(a, b),
-       sensitivity = c(design = 1, moments = 2 * r),
-       sigma = c(design = 1 / eG, moments = 2 * r / eT),
-       split = c(design = eG, moments = eT))
+  c(list(x = c(a, b)), ssp_facts(r, eG, eT))
 }
 
 # The geodesic through Exp_c(a - b/2) and Exp_c(a + b/2) (chart coordinates
@@ -853,7 +859,7 @@ release_joint <- function(ctx, eps) {
   e2 <- (1 - share) * eps
   Rc <- block_extent(dom$a)
   Vm <- block_extent(dom$b)
-  tau_e <- min(ctx$tau, r + Rc + Vm / 2)
+  tau_e <- residual_bound(ctx$tau, r, Rc, Vm)
   w <- if (is.null(ctx$weight)) joint_weight(M, Vm) else ctx$weight
   sens <- joint_sensitivity(M, tau_e, w, Vm, n)
   if (!all(is.finite(sens))) {
@@ -912,7 +918,7 @@ release_energy <- function(ctx, eps) {
   n <- ctx$n
   r <- ctx$radius
   top <- r + ctx$R0 + ctx$V0 / 2
-  tau_e <- min(ctx$tau, top)
+  tau_e <- residual_bound(ctx$tau, r, ctx$R0, ctx$V0)
   Temp <- tau_e^2 / eps
   K <- max(0L, as.integer(ceiling(log2(top / tau_e))))
   taus <- c(tau_e * 2^rev(seq_len(K))[seq_len(K)], tau_e)
@@ -1013,7 +1019,7 @@ release_linearised <- function(ctx, eps) {
   d <- M$dim
   sh <- .linearised_shares
   s1 <- release_energy(ctx, sh[["localise"]] * eps)
-  tau_e <- min(ctx$tau, ctx$radius + ctx$R0 + ctx$V0 / 2)
+  tau_e <- residual_bound(ctx$tau, ctx$radius, ctx$R0, ctx$V0)
   Z <- cpp_linearised_residuals(M, ctx$t, ctx$Y, s1$p, s1$v, tau_e)
   e2 <- (1 - sh[["localise"]]) * eps
   s2 <- ssp_release_split(ctx$t, Z, tau_e, e2, share = sh[["design"]] / (1 - sh[["localise"]]))
@@ -1033,7 +1039,7 @@ release_sequential <- function(ctx, eps, fit) {
   warn_privacy_leak(msg = paste("`method = \"sequential\"` holds the non-private v-hat fixed in the p-step:",
                                 "this release is NOT differentially private as stated. Use the default method."))
   n <- ctx$n
-  tau_e <- min(ctx$tau, ctx$radius + ctx$R0 + ctx$V0 / 2)
+  tau_e <- residual_bound(ctx$tau, ctx$radius, ctx$R0, ctx$V0)
   J <- jacobi_bounds(M, ctx$V0)
   sens <- c(p = 2 * tau_e * J[["p"]] / n, v = tau_e * J[["v"]] / n)
   sigma <- c(p = 2 * sens[["p"]] / eps[["p"]], v = 2 * sens[["v"]] / eps[["v"]])
