@@ -28,9 +28,10 @@ warn_privacy_leak <- function(what, call = sys.call(-1), msg = NULL) {
                     list(message = msg, call = call)))
 }
 
-# Returns list(X = clipped ambient matrix, center = ambient vector,
-# radius, clipped = count, inferred = character).
-resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
+# The public ball of a release: the given centre (ambient vector) and
+# radius, or, where one is missing, taken from the data with the classed
+# privacy-leak warning. Returns list(center, radius, inferred).
+public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
   inferred <- character()
   if (is.null(center)) {
     center_vec <- cpp_frechet_mean(M, Xa, rep(1, ncol(Xa)), default_init(M, Xa, rep(1, ncol(Xa))), 1000L, 1e-10)$mean
@@ -41,9 +42,8 @@ resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
     if (ncol(C) != 1L) abort_arg("center", "must be a single point", call)
     center_vec <- C[, 1]
   }
-  d <- cpp_dist(M, matrix(center_vec), Xa)
   if (is.null(radius)) {
-    radius <- max(d)
+    radius <- max(cpp_dist(M, matrix(center_vec), Xa))
     rstar <- max_radius(M)
     if (radius >= rstar) radius <- rstar * (1 - 1e-6)
     if (radius <= 0) radius <- 1e-8
@@ -51,15 +51,30 @@ resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
     inferred <- c(inferred, "radius")
   }
   check_radius(M, radius, call = call)
-  out <- d > radius
+  list(center = center_vec, radius = radius, inferred = inferred)
+}
+
+# The one clip of the package: points (ambient columns) outside
+# B_radius(center) moved onto its boundary along the geodesic from the
+# centre, in C++ (robust to distances beyond double precision). The count of
+# moved points is attribute "clipped" (for clip_to_ball() and studies only:
+# a release never stores it).
+clip_points <- function(M, Xa, center, radius, call = sys.call(-1)) {
+  out <- cpp_dist(M, matrix(center), Xa) > radius
   if (any(out)) {
-    # in C++: robust to distances beyond double precision (Euclidean data
-    # at 1e308), so clipping works for any finite data
-    Xa[, out] <- check_representable(M, cpp_clip_to_ball(M, center_vec, Xa[, out, drop = FALSE], radius),
+    Xa[, out] <- check_representable(M, cpp_clip_to_ball(M, center, Xa[, out, drop = FALSE], radius),
                                      "radius", "point", call)
   }
-  list(X = Xa, center = center_vec, radius = radius, clipped = sum(out), inferred = inferred)
+  structure(Xa, clipped = sum(out))
 }
+
+# Public ball and clipped data: list(X, center, radius, clipped, inferred).
+resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
+  b <- public_ball(M, Xa, center, radius, call)
+  X <- clip_points(M, Xa, b$center, b$radius, call)
+  c(list(X = X, clipped = attr(X, "clipped")), b)
+}
+
 
 #' Clip data to a public geodesic ball
 #'

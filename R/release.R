@@ -128,7 +128,11 @@ print.dp_release <- function(x, ...) {
               manifold_label(x$manifold)))
   cat(sprintf("  mechanism: %s\n", mechanism_label(x$mechanism)))
   cat(sprintf("  privacy:   %s\n", x$privacy$guarantee))
-  cat(sprintf("  sensitivity %s, sigma %s\n", format_named(x$sensitivity), format_named(x$sigma)))
+  if (length(x$stages) > 1L) {
+    print_stages(x$stages)
+  } else {
+    cat(sprintf("  sensitivity %s, sigma %s\n", format_named(x$sensitivity), format_named(x$sigma)))
+  }
   sl <- sampler_label(x$sampler)
   if (nzchar(sl)) cat("  sampler:  ", sl, "\n")
   if (x$statistic == "frechet_mean") {

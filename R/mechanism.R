@@ -1,0 +1,158 @@
+#' Private mechanisms as objects
+#'
+#' A mechanism is built from public inputs only (the manifold, the number of
+#' records `n`, the public bounds, the privacy notion and its parameters,
+#' the options) and states its facts before it sees any data: the guarantee,
+#' the share of the budget each stage spends, each stage's sensitivity and
+#' scale, its sampler and the document that proves it. [release()] then
+#' does the data work and returns a [dp_release] that prints from these
+#' facts alone. [dp_frechet_mean()] and [dp_geodesic_regression()] build a
+#' mechanism and release it in one call; build one yourself to see what a
+#' release will cost and what error to expect before touching the data.
+#'
+#' A multi-stage mechanism is a basic composition of its stages: the total
+#' epsilon (and delta) is the sum over the stages. A stage whose facts
+#' depend on an earlier stage's private output (a clip level chosen
+#' privately, say) states the rule here, and the release prints the values
+#' that were drawn (post-processing of a private output).
+#'
+#' The proofs are shipped with the package:
+#' `system.file("proofs", package = "dpmanifold")` holds one document per
+#' mechanism, named by each stage's `proof` field.
+#'
+#' @param x A `dp_mechanism`.
+#' @param mechanism A `dp_mechanism` (from [frechet_mechanism()] or
+#'   [regression_mechanism()]).
+#' @param ... Data and options of the release (see the methods), or unused.
+#' @return `release()`: a [dp_release].
+#' @seealso [frechet_mechanism()], [regression_mechanism()], [dp_budget()].
+#' @examples
+#' S2 <- sphere(2)
+#' north <- c(0, 0, 1)
+#' m <- frechet_mechanism(S2, n = 50, epsilon = 1, center = north, radius = pi / 8)
+#' m                      # what the release will cost, before any data
+#' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
+#' release(m, X)
+#' @name dp_mechanism
+NULL
+
+#' @rdname dp_mechanism
+#' @export
+release <- function(mechanism, ...) {
+  if (!inherits(mechanism, "dp_mechanism")) {
+    abort_arg("mechanism", "must be a dp_mechanism object (from frechet_mechanism() or regression_mechanism())")
+  }
+  UseMethod("release")
+}
+
+# A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,
+# `alpha` through `privacy`) is this stage's share of the budget.
+dp_stage <- function(name, mechanism, epsilon = NA_real_, sensitivity = NULL, sigma = NULL,
+                     sampler = list(kind = "exact"), domain = NULL, proof = NULL, privacy = NULL) {
+  if (is.null(privacy)) privacy <- list(type = "pure", epsilon = epsilon, delta = 0)
+  structure(list(name = name, mechanism = mechanism, privacy = privacy,
+                 sensitivity = sensitivity, sigma = sigma, sampler = sampler,
+                 domain = domain, proof = proof),
+            class = "dp_stage")
+}
+
+# The mechanism object (see ?dp_mechanism). `bounds` holds the public bounds
+# in the user's layout and `inferred` names any taken from the data (which
+# voids the guarantee); `spec` holds the decoded public parameters the
+# release passes to C++; `expected_error` a public prediction of the
+# release's error (a number and what it measures) or NULL.
+new_dp_mechanism <- function(statistic, manifold, n, privacy, bounds, stages, method,
+                             not_private = character(), spec = list(), expected_error = NULL,
+                             subclass = NULL) {
+  names(stages) <- vapply(stages, function(s) s$name, character(1))
+  reasons <- as.character(not_private)
+  if (length(bounds$inferred)) {
+    reasons <- c(reasons, sprintf("%s taken from the data", paste(bounds$inferred, collapse = " and ")))
+  }
+  privacy$not_private <- unique(reasons)
+  privacy$private <- !length(privacy$not_private)
+  privacy$delta_unknown <- any(vapply(stages, function(s) identical(s$sampler$kind, "mcmc"), logical(1)))
+  if (length(stages) > 1L) {
+    privacy$split <- vapply(stages, function(s) as.numeric(s$privacy$epsilon), numeric(1))
+  }
+  privacy$guarantee <- guarantee_label(privacy)
+  structure(list(statistic = statistic, manifold = manifold, n = n, privacy = privacy,
+                 bounds = bounds, stages = stages, method = method, spec = spec,
+                 expected_error = expected_error),
+            class = c(subclass, "dp_mechanism"))
+}
+
+# Flattened facts of the stages, named as releases have always named them:
+# a stage with one value is named by the stage, a stage with several by
+# their own names.
+stage_values <- function(stages, field) {
+  out <- lapply(stages, function(s) {
+    v <- s[[field]]
+    if (is.null(v)) return(NULL)
+    if (length(v) == 1L && length(stages) > 1L) stats::setNames(v, s$name) else v
+  })
+  unlist(unname(out))
+}
+
+# The sampler a release reports: "mcmc" (with its public settings) when any
+# stage runs a chain, otherwise "exact".
+mechanism_sampler <- function(stages) {
+  for (s in stages) if (identical(s$sampler$kind, "mcmc")) return(s$sampler)
+  list(kind = "exact")
+}
+
+#' @rdname dp_mechanism
+#' @export
+print.dp_mechanism <- function(x, ...) {
+  cat(sprintf("<dp_mechanism> %s of %d points on %s (nothing released yet)\n",
+              gsub("_", " ", x$statistic), as.integer(x$n), manifold_label(x$manifold)))
+  cat(sprintf("  guarantee: %s\n", x$privacy$guarantee))
+  print_stages(x$stages)
+  b <- x$bounds
+  pub <- intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))
+  if (length(pub)) cat(sprintf("  public bounds: %s\n", format_named(unlist(b[pub]))))
+  if (!is.null(x$expected_error)) {
+    cat(sprintf("  expected error: %.4g (%s)\n", x$expected_error$value, x$expected_error$what))
+  }
+  cat("  release(<mechanism>, <data>) draws the release\n")
+  invisible(x)
+}
+
+print_stages <- function(stages) {
+  for (i in seq_along(stages)) {
+    s <- stages[[i]]
+    cat(sprintf("  stage %d, %s: %s; %s; sensitivity %s, sigma %s; %s\n", i, s$name,
+                mechanism_label(s$mechanism), notion_parameters(s$privacy),
+                format_named(s$sensitivity), format_named(s$sigma), sampler_label(s$sampler)))
+  }
+  invisible(NULL)
+}
+
+# The dp_release of a mechanism: its facts, the estimate and the facts that
+# an earlier private stage fixed (`drawn`: named lists of sensitivity /
+# sigma / bounds entries that replace the mechanism's).
+release_object <- function(mech, estimate, drawn = list(), nonprivate = NULL, call = NULL, ...) {
+  stages <- mech$stages
+  for (nm in names(drawn$stages)) stages[[nm]][names(drawn$stages[[nm]])] <- drawn$stages[[nm]]
+  bounds <- utils::modifyList(mech$bounds, drawn$bounds %||% list())
+  bounds <- bounds[!vapply(bounds, is.null, logical(1))]
+  privacy <- privacy_parameters(mech$privacy, "split")
+  privacy$not_private <- mech$privacy$not_private
+  new_dp_release(
+    estimate = estimate, manifold = mech$manifold, mechanism = mech$method,
+    statistic = mech$statistic, privacy = privacy,
+    sensitivity = stage_values(stages, "sensitivity"), sigma = stage_values(stages, "sigma"),
+    bounds = bounds, n = mech$n, sampler = mechanism_sampler(stages), nonprivate = nonprivate,
+    call = call, stages = unname(lapply(stages, stage_public)), ...)
+}
+
+# The notion and its parameters of a privacy list (and `extra` fields),
+# without the fields it does not have.
+privacy_parameters <- function(p, extra = character()) {
+  p[intersect(c("type", "epsilon", "delta", "mu", "alpha", extra), names(p))]
+}
+
+# What a release keeps of a stage: its public facts (not the C++ spec).
+stage_public <- function(s) {
+  unclass(s)[c("name", "mechanism", "privacy", "sensitivity", "sigma", "sampler", "proof")]
+}
