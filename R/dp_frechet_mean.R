@@ -115,6 +115,8 @@
 #' @param return_nonprivate Also return the non-private Frechet mean and the
 #'   number of clipped points in `$nonprivate` (for studies; the release is
 #'   then marked not private and the privacy-leak warning is raised).
+#' @param budget A [dp_budget()] to charge (before any data are read), or
+#'   `NULL`.
 #' @return A [dp_release] object.
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
 #'   Bharath, Reimherr and Slavkovic (2022), Theorems 1-2 and supplement B;
@@ -134,12 +136,18 @@
 dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radius = NULL,
                             delta = NULL, mu = NULL, alpha = NULL, footpoint = center,
                             truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
-                            mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE) {
+                            mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE,
+                            budget = NULL) {
   cl <- match.call()
   check_manifold(M)
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale)
   check_flag(return_nonprivate, "return_nonprivate")
+  # the charge, before any data are read (all of it is public)
+  spend_budget(budget, prospective_privacy(
+    opts$privacy, not_private = is.null(center) || is.null(radius) || seed_scale || return_nonprivate,
+    chain = opts$sampler == "mcmc" && (opts$mechanism %||% "laplace") %in% c("laplace", "kng")),
+    "frechet_mean")
   Xa <- as_data_points(M, X, "X")
   ball <- public_ball(M, Xa, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]

@@ -112,10 +112,13 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #' @param X Data: `n` points in the layout of the manifold (clipped to the
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
+#' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
 #' @export
-release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, ...) {
+release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   mech <- mechanism
   check_flag(return_nonprivate, "return_nonprivate")
+  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
+               mech$statistic)
   M <- mech$manifold
   Xa <- as_data_points(M, X, "X")
   if (ncol(Xa) != mech$n) {

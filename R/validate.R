@@ -25,6 +25,19 @@ is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
 # The layout facts every manifold object must carry, recomputed from its type
 # and size through the registry (aaa-registry.R): a hand-edited or truncated
 # object is refused before it reaches C++.
+# The geometry facts of the C++ core for a manifold type and size, cached.
+.manifold_facts_cache <- new.env(parent = emptyenv())
+manifold_facts <- function(type, size) {
+  key <- paste(type, size)
+  f <- .manifold_facts_cache[[key]]
+  if (is.null(f)) {
+    f <- cpp_manifold_info(list(type = type, size = size))[c("name", "dim", "ambient_dim", "kappa_min", "kappa_max",
+                                                            "injectivity_radius", "hadamard")]
+    assign(key, f, envir = .manifold_facts_cache)
+  }
+  f
+}
+
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
   ctors <- paste0(manifold_constructors(), "()")
   ctors <- paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
@@ -47,6 +60,12 @@ check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
     if (!is_scalar_number(M[[f]])) bad(sprintf("`%s` is missing", f))
   }
   if (!(is.logical(M$hadamard) && length(M$hadamard) == 1L && !is.na(M$hadamard))) bad("`hadamard` is missing")
+  # the geometry facts must be the core's own: a hand-edited curvature
+  # bound would change the noise of a release
+  info <- manifold_facts(M$type, k)
+  for (f in names(info)) {
+    if (!identical(unname(M[[f]]), unname(info[[f]]))) bad(sprintf("`%s` is not the %s of %s", f, f, info$name))
+  }
   if (!is.null(lay$point_dim)) {
     if (!(is.numeric(M$point_dim) && length(M$point_dim) == 2L && all(M$point_dim == lay$point_dim))) bad("`point_dim` does not match its size")
   } else if (!is.null(M$point_dim)) {

@@ -1,0 +1,122 @@
+# The budget accountant, and privacy_spent() against tampered releases and
+# manifolds (issue 19).
+
+local_releases <- function() {
+  E <- euclidean(2)
+  X <- matrix(c(0.1, -0.2, 0.3, 0.05, -0.1, 0.2), 3)
+  list(E = E, X = X,
+       pure = function(e, ...) dp_frechet_mean(E, X, e, "laplace", center = c(0, 0), radius = 1, ...),
+       appr = function(e, d, ...) dp_frechet_mean(E, X, e, "wrapped_gaussian", delta = d, center = c(0, 0),
+                                                  radius = 1, ...),
+       gdp = function(mu, ...) dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = mu, center = c(0, 0),
+                                               radius = 1, ...))
+}
+
+test_that("a budget charges releases and refuses, before reading data, one that would exceed it", {
+  set.seed(1)
+  r <- local_releases()
+  b <- dp_budget(1)
+  r$pure(0.6, budget = b)
+  s <- budget_spent(b)
+  expect_equal(c(s$epsilon, s$left$epsilon, s$releases), c(0.6, 0.4, 1))
+  # the refusal comes before the data are looked at: X is not even valid
+  expect_error(dp_frechet_mean(r$E, "not data", 0.6, center = c(0, 0), radius = 1, budget = b),
+               class = "dpmanifold_budget_exceeded")
+  expect_equal(budget_spent(b)$epsilon, 0.6)           # nothing charged
+  r$pure(0.4, budget = b)                                # exactly the rest fits
+  expect_equal(budget_spent(b)$left$epsilon, 0)
+  expect_error(r$pure(1e-6, budget = b), class = "dpmanifold_budget_exceeded")
+  expect_output(print(b), "spent: epsilon = 1, delta = 0 in 2 release")
+  # a pure budget has no delta for approximate or GDP releases
+  expect_error(r$appr(0.1, 1e-6, budget = dp_budget(5)), class = "dpmanifold_budget_exceeded")
+  expect_error(r$gdp(0.1, budget = dp_budget(5)), class = "dpmanifold_budget_exceeded")
+})
+
+test_that("a budget composes approximate, GDP and RDP charges by the rules of privacy_spent()", {
+  set.seed(2)
+  r <- local_releases()
+  b <- dp_budget(3, delta = 1e-5)
+  r$appr(0.5, 1e-6, budget = b)
+  r$gdp(0.3, budget = b)
+  s <- budget_spent(b)
+  # the GDP charge converts at the delta left after the approximate one
+  expect_equal(s$epsilon, 0.5 + dpmanifold:::gdp_epsilon(0.3, 1e-5 - 1e-6), tolerance = 1e-10)
+  expect_equal(s$delta, 1e-5, tolerance = 1e-12)
+  expect_error(r$gdp(2, budget = b), class = "dpmanifold_budget_exceeded")
+  expect_equal(budget_spent(b)$epsilon, s$epsilon)
+})
+
+test_that("a budget refuses releases whose guarantee it cannot account for", {
+  set.seed(3)
+  r <- local_releases()
+  b <- dp_budget(10)
+  # bounds from the data: not private, refused before the leak warning
+  expect_error(dp_frechet_mean(r$E, r$X, 1, budget = b), "not private", class = "dpmanifold_budget_exceeded")
+  expect_error(r$pure(1, return_nonprivate = TRUE, budget = b), class = "dpmanifold_budget_exceeded")
+  S2 <- sphere(2)
+  Y <- rbind(c(0, 0, 1), c(0, 0.1, 1) / sqrt(1.01))
+  expect_error(dp_frechet_mean(S2, Y, 1, "kng", center = c(0, 0, 1), radius = 0.3, sampler = "mcmc", budget = b),
+               "delta is unknown", class = "dpmanifold_budget_exceeded")
+  expect_equal(budget_spent(b)$releases, 0)
+  expect_error(dp_budget(-1), class = "dpmanifold_error")
+  expect_error(dp_budget(1, delta = 2), class = "dpmanifold_error")
+  expect_error(r$pure(1, budget = list(epsilon = 1)), "dp_budget", class = "dpmanifold_error")
+})
+
+test_that("releases made from a mechanism object charge the budget the same way", {
+  set.seed(4)
+  S2 <- sphere(2)
+  m <- frechet_mechanism(S2, n = 2, epsilon = 0.7, center = c(0, 0, 1), radius = 0.3)
+  b <- dp_budget(1)
+  Y <- rbind(c(0, 0, 1), c(0, 0.1, 1) / sqrt(1.01))
+  release(m, Y, budget = b)
+  expect_error(release(m, Y, budget = b), class = "dpmanifold_budget_exceeded")
+})
+
+test_that("update() on a release says it spends privacy again", {
+  set.seed(5)
+  r <- local_releases()
+  X <- r$X; E <- r$E
+  b <- dp_budget(2)
+  rel <- dp_frechet_mean(E, X, 0.5, center = c(0, 0), radius = 1, budget = b)
+  expect_message(rel2 <- update(rel), "charges `budget` again", class = "dpmanifold_budget_message")
+  expect_s3_class(rel2, "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 1)
+  rel3 <- dp_frechet_mean(E, X, 0.5, center = c(0, 0), radius = 1)
+  expect_message(update(rel3, epsilon = 0.25), "spends privacy again", class = "dpmanifold_budget_message")
+})
+
+test_that("privacy_spent() refuses releases whose privacy facts were edited", {
+  set.seed(6)
+  r <- local_releases()
+  a <- r$pure(1)
+  tamper <- function(f) { x <- a; x$privacy <- f(x$privacy); x }
+  bad <- list(
+    tamper(function(p) { p$type <- "foo"; p }),
+    tamper(function(p) { p$epsilon <- NA; p }),
+    tamper(function(p) { p$epsilon <- -5; p }),
+    tamper(function(p) { p$epsilon <- "one"; p }),
+    tamper(function(p) { p$delta <- 2; p }),
+    tamper(function(p) { p$epsilon <- 0.1; p }),                       # the guarantee says 1
+    tamper(function(p) { p$private <- NA; p }))
+  for (x in bad) {
+    expect_error(privacy_spent(a, x), "`..2`", class = "dpmanifold_error")
+  }
+  g <- r$gdp(0.5)
+  g$privacy$mu <- -1
+  expect_error(privacy_spent(g), "`..1`", class = "dpmanifold_invalid_release")
+  # untampered releases compose as before
+  expect_equal(privacy_spent(a, r$pure(0.5))$epsilon, 1.5)
+})
+
+test_that("a manifold whose geometry facts were edited is refused everywhere", {
+  M <- hyperbolic(2)
+  M$kappa_min <- 0                               # would lower the regression noise
+  expect_error(mfd_dist(M, c(1, 0, 0), c(1, 0, 0)), "kappa_min", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(M, rbind(c(1, 0, 0), c(1, 0, 0)), 1, center = c(1, 0, 0), radius = 1), "`M`",
+               class = "dpmanifold_error")
+  S <- sphere(2); S$kappa_max <- 0.5
+  expect_error(max_radius(S), "kappa_max", class = "dpmanifold_error")
+  S <- sphere(2); S$injectivity_radius <- 10
+  expect_error(frechet_sensitivity(S, 0.3, 10), "injectivity_radius", class = "dpmanifold_error")
+})
