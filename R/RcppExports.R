@@ -173,3 +173,7 @@ cpp_linearised_residuals <- function(M, t, Y, p0, v0, tau) {
     .Call(`_dpmanifold_cpp_linearised_residuals`, M, t, Y, p0, v0, tau)
 }
 
+cpp_validate_data <- function(M, P, tol) {
+    .Call(`_dpmanifold_cpp_validate_data`, M, P, tol)
+}
+

@@ -28,11 +28,42 @@ warn_privacy_leak <- function(what, call = sys.call(-1), msg = NULL) {
                     list(message = msg, call = call)))
 }
 
+# The data of a release (SPEC section 6). The layout and form of `X` are
+# checked: a data set holding something that is not a point of M is refused,
+# without naming or counting records. A point that double precision does not
+# hold accurately (SPD: condition number above ~1e14; hyperbolic: farther
+# than 28.3 from the origin) is still a point of M and must not be refused
+# for its value: it is flagged (attribute "unrepresentable") and
+# clip_points() replaces it by the public centre, a fixed public map like
+# the clip itself.
+as_release_data <- function(M, X, arg, call = sys.call(-1)) {
+  prep <- manifold_entry(M)$prepare_data
+  if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
+    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
+  }
+  A <- to_ambient(M, X, arg, call)
+  res <- cpp_validate_data(M, A, .dpm_tol)
+  if (any(res$status == 1L)) {
+    abort_arg(arg, sprintf("holds a point that is not on %s: it %s", manifold_label(M), res$why), call)
+  }
+  out <- res$points
+  bad <- res$status == 2L
+  if (any(bad)) attr(out, "unrepresentable") <- bad
+  out
+}
+
 # The public ball of a release: the given centre (ambient vector) and
 # radius, or, where one is missing, taken from the data with the classed
 # privacy-leak warning. Returns list(center, radius, inferred).
 public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
   inferred <- character()
+  if (is.null(center) || is.null(radius)) {
+    # (a bound from the data: already not private; points double precision
+    # does not hold are left out of it)
+    bad <- attr(Xa, "unrepresentable")
+    if (!is.null(bad)) Xa <- Xa[, !bad, drop = FALSE]
+    if (!ncol(Xa)) abort_arg("center", "is required: no point of the data is representable enough to infer it", call)
+  }
   if (is.null(center)) {
     center_vec <- cpp_frechet_mean(M, Xa, rep(1, ncol(Xa)), default_init(M, Xa, rep(1, ncol(Xa))), 1000L, 1e-10)$mean
     warn_privacy_leak("`center` (the data's Frechet mean) was", call)
@@ -60,12 +91,17 @@ public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
 # moved points is attribute "clipped" (for clip_to_ball() and studies only:
 # a release never stores it).
 clip_points <- function(M, Xa, center, radius, call = sys.call(-1)) {
+  bad <- attr(Xa, "unrepresentable")
+  if (!is.null(bad)) {
+    Xa[, bad] <- center
+    attr(Xa, "unrepresentable") <- NULL
+  }
   out <- cpp_dist(M, matrix(center), Xa) > radius
   if (any(out)) {
     Xa[, out] <- check_representable(M, cpp_clip_to_ball(M, center, Xa[, out, drop = FALSE], radius),
                                      "radius", "point", call)
   }
-  structure(Xa, clipped = sum(out))
+  structure(Xa, clipped = sum(out) + sum(bad))
 }
 
 # Public ball and clipped data: list(X, center, radius, clipped, inferred).

@@ -148,7 +148,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     opts$privacy, not_private = is.null(center) || is.null(radius) || seed_scale || return_nonprivate,
     chain = opts$sampler == "mcmc" && (opts$mechanism %||% "laplace") %in% c("laplace", "kng")),
     "frechet_mean")
-  Xa <- as_data_points(M, X, "X")
+  Xa <- as_release_data(M, X, "X")
   ball <- public_ball(M, Xa, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)

@@ -120,7 +120,7 @@ release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE
   spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
                mech$statistic)
   M <- mech$manifold
-  Xa <- as_data_points(M, X, "X")
+  Xa <- as_release_data(M, X, "X")
   if (ncol(Xa) != mech$n) {
     abort_arg("X", sprintf("holds %d points but the mechanism was built for n = %d", ncol(Xa), mech$n))
   }

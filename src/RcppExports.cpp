@@ -653,6 +653,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_validate_data
+Rcpp::List cpp_validate_data(Rcpp::List M, MatrixXd P, double tol);
+RcppExport SEXP _dpmanifold_cpp_validate_data(SEXP MSEXP, SEXP PSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_validate_data(M, P, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
@@ -698,6 +711,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_regression_p_step", (DL_FUNC) &_dpmanifold_cpp_regression_p_step, 11},
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {"_dpmanifold_cpp_linearised_residuals", (DL_FUNC) &_dpmanifold_cpp_linearised_residuals, 6},
+    {"_dpmanifold_cpp_validate_data", (DL_FUNC) &_dpmanifold_cpp_validate_data, 3},
     {NULL, NULL, 0}
 };
 

@@ -34,3 +34,51 @@ test_that("regression releases on neighbouring data differ only in the estimate"
     }
   }
 })
+
+test_that("records that double precision does not hold are never refused (issue 19's pairs)", {
+  # SPD: condition numbers above ~1e14 (both metrics), every mechanism
+  set.seed(19)
+  for (M in list(spd(2), spd(2, "log_euclidean"))) {
+    X <- array(0, c(2, 2, 12))
+    for (i in 1:12) X[, , i] <- diag(exp(rnorm(2, sd = 0.2)))
+    for (far in list(diag(c(exp(17), exp(-17))), diag(c(1, 1e-17)))) {
+      Xp <- X
+      Xp[, , 5] <- far
+      for (mech in c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian")) {
+        f <- function(D) dp_frechet_mean(M, D, 1, mech, center = diag(2), radius = 1,
+                                         delta = if (mech == "wrapped_gaussian") 1e-6)
+        r <- expect_neighbours_agree(f, X, Xp, paste(manifold_label(M), mech))
+        expect_s3_class(r[[2]], "dp_release")
+      }
+      r <- expect_neighbours_agree(function(D) dp_frechet_mean(M, D, 1, "kng", center = diag(2), radius = 1,
+                                                                sampler = "mcmc",
+                                                                mcmc = mcmc_control(burnin = 50, steps = 50)),
+                                   X, Xp, paste(manifold_label(M), "kng mcmc"))
+    }
+  }
+  # hyperbolic: records farther than 28.3 from the origin, also inside a ball
+  # whose centre is near that limit
+  H <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  Y <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 12))
+  Yp <- Y
+  Yp[4, ] <- mfd_exp(H, o, c(0, 35, 0))
+  for (mech in c("laplace", "kng", "wrapped_laplace")) {
+    expect_neighbours_agree(function(D) dp_frechet_mean(H, D, 1, mech, center = o, radius = 1), Y, Yp,
+                            paste("H^2", mech))
+  }
+  cfar <- mfd_exp(H, o, c(0, 27.5, 0))
+  Z <- mfd_exp(H, cfar, 0.2 * mfd_random_tangent(H, cfar, 12))
+  Zp <- Z
+  out <- -mfd_log(H, cfar, o)
+  Zp[2, ] <- mfd_exp(H, cfar, 1.1 * out / mfd_norm(H, cfar, out))   # in the ball, x0 > 1e12
+  expect_gt(Zp[2, 1], 1e12)
+  expect_neighbours_agree(function(D) dp_frechet_mean(H, D, 1, "laplace", center = cfar, radius = 1.2), Z, Zp,
+                          "H^2 centre near the limit")
+  # a malformed data set is refused without naming or counting records
+  bad <- Y
+  bad[3, 1] <- 2
+  e <- tryCatch(dp_frechet_mean(H, bad, 1, center = o, radius = 1), error = identity)
+  expect_s3_class(e, "dpmanifold_error")
+  expect_false(grepl("[0-9]+ more|point [0-9]", conditionMessage(e)))
+})

@@ -514,8 +514,12 @@ test_that("release_laplace() and release_kng() return one plain ambient vector, 
   d <- replicate(200, mfd_dist(S2, north, dpmanifold:::release_laplace(S2, xbar, 2, north, pi / 8, truncated = FALSE)))
   expect_gt(mean(abs(d - pi / 8) < 1e-9), 0.5)
   expect_lte(max(d), pi / 8 + 1e-9)
-  expect_identical(dpmanifold:::release_sampler("exact"), list(kind = "exact"))
-  expect_identical(dpmanifold:::release_sampler("mcmc", mcmc_control(burnin = 10, steps = 20))$settings$steps, 20L)
+  # the sampler a release reports: its kind and public settings only
+  me <- frechet_mechanism(S2, 10, 1, "kng", center = north, radius = pi / 8)
+  expect_identical(me$stages$mean$sampler, list(kind = "exact"))
+  mm <- frechet_mechanism(S2, 10, 1, "kng", center = north, radius = pi / 8, sampler = "mcmc",
+                          mcmc = mcmc_control(burnin = 10, steps = 20))
+  expect_identical(mm$stages$mean$sampler$settings$steps, 20L)
 })
 
 # Coordinates of Log_{p0}(y) - Log_{p0}(mean) in an orthonormal basis of T_{p0}.

@@ -144,10 +144,12 @@ class Hyperbolic : public SpaceForm {
   std::string check_point(const Vec& p, double tol) const override {
     std::string why = sheet_reason(p, tol);
     if (!why.empty()) return why;
-    if (!(p(0) <= hyperbolic_ops::kMaxInputX0))
-      return "is too far from the origin for the hyperboloid model in double precision (x0 above 1e12, distance "
-             "above 28.3, where rounding leaves fewer than 4 correct digits)";
-    return "";
+    return check_accuracy(p, tol);
+  }
+  std::string check_accuracy(const Vec& p, double tol) const override {
+    if (!sheet_reason(p, tol).empty() || p(0) <= hyperbolic_ops::kMaxInputX0) return "";
+    return "is too far from the origin for the hyperboloid model in double precision (x0 above 1e12, distance "
+           "above 28.3, where rounding leaves fewer than 4 correct digits)";
   }
   // A computed point: finite, on the sheet, x0 <= 1e100.
   std::string check_result(const Vec& p) const override {

@@ -77,6 +77,13 @@ class Manifold {
   // Empty string when p is a point of the manifold (within tol), otherwise a
   // short reason that the R layer turns into an error naming the argument.
   virtual std::string check_point(const Vec& p, double tol) const = 0;
+  // For a p that check_point() refuses: the reason when p is nevertheless a
+  // point of the manifold, refused only because double precision does not
+  // hold it accurately (SPD: numerically singular; hyperbolic: too far out);
+  // empty when p is not a point at all. A release must not refuse such a
+  // record (SPEC section 6): it replaces it by the public centre, as it
+  // moves a record outside the public ball onto the ball.
+  virtual std::string check_accuracy(const Vec&, double) const { return ""; }
   // Same for a tangent vector v at p.
   // The scale is the vector's own norm (relative tolerance for long vectors),
   // computed without overflow.

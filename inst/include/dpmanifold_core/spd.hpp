@@ -183,6 +183,9 @@ class SPDSpaceT : public Manifold {
   }
   // Checked at the scale of p (a power of two), so that neither tiny nor
   // huge entries overflow the norms.
+  // Positive definite, but with a condition number above ~1e14 (Cholesky
+  // diagonal ratio 1e-7): the matrix functions lose all accuracy.
+  static constexpr const char* kSingular = "is numerically singular";
   std::string check_point(const Vec& p, double tol) const override {
     if (p.size() != static_cast<Eigen::Index>(k_) * k_) return "has the wrong dimensions";
     if (!p.allFinite()) return "is not finite";
@@ -194,8 +197,11 @@ class SPDSpaceT : public Manifold {
     if (llt.info() != Eigen::Success) return "is not positive definite";
     EigVec l = M(llt.matrixL()).diagonal();
     if (!(l.minCoeff() > 0.0)) return "is not positive definite";
-    if (l.minCoeff() < 1e-7 * l.maxCoeff()) return "is numerically singular";
+    if (l.minCoeff() < 1e-7 * l.maxCoeff()) return kSingular;
     return "";
+  }
+  std::string check_accuracy(const Vec& p, double tol) const override {
+    return check_point(p, tol) == kSingular ? kSingular : "";
   }
   // A computed matrix is representable when finite, symmetric and positive
   // definite in floating point (however ill-conditioned).
