@@ -2,7 +2,7 @@
 #'
 #' `max_radius(M)` is \eqn{r^* = \frac12 \min\{inj, \pi/(2\sqrt{\kappa_{max}})\}}
 #' (Reimherr, Bharath and Soto 2021, Assumption 1): data must lie in a ball
-#' of radius `r < r*` for the Frechet mean to be unique and the sensitivity
+#' of radius r < r\* for the Frechet mean to be unique and the sensitivity
 #' bounds to hold. It is `pi/4` on the sphere, `pi/8` on Kendall's shape
 #' space and `Inf` on the Hadamard manifolds.
 #'
