@@ -31,6 +31,12 @@ if ! Rscript -e 'quit(status = !requireNamespace("R.matlab", quietly = TRUE))' >
   Rscript -e 'try(install.packages("R.matlab", repos = "https://cloud.r-project.org", quiet = TRUE))' >/dev/null 2>&1 || true
 fi
 
+# GeodRegr (the tests compare the hyperbolic geometry and fits with it) is
+# optional too: the tests skip without it.
+if ! Rscript -e 'quit(status = !requireNamespace("GeodRegr", quietly = TRUE))' >/dev/null 2>&1; then
+  Rscript -e 'try(install.packages("GeodRegr", repos = "https://cloud.r-project.org", quiet = TRUE))' >/dev/null 2>&1 || true
+fi
+
 R CMD INSTALL --no-docs . >/tmp/dpmanifold-install.log 2>&1 ||
   { tail -n 40 /tmp/dpmanifold-install.log; exit 1; }
 echo "dpmanifold installed"

@@ -85,15 +85,7 @@ test_that("distances are accurate near 0, also far from the origin", {
 })
 
 test_that("hyperbolic(d) agrees with GeodRegr's exp_map, log_map, geo_dist and par_trans", {
-  skip_on_cran()
-  lib <- file.path(tempdir(), "geodregr-lib")
-  dir.create(lib, showWarnings = FALSE)
-  if (!suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE))) {
-    try(utils::install.packages("GeodRegr", lib = lib, repos = "https://cloud.r-project.org", quiet = TRUE),
-        silent = TRUE)
-  }
-  skip_if_not(suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE)),
-              "GeodRegr could not be installed")
+  skip_if_not_installed("GeodRegr")
   G <- function(f) getExportedValue("GeodRegr", f)
   set.seed(12)
   for (d in c(2, 4)) {
@@ -112,10 +104,7 @@ test_that("hyperbolic(d) agrees with GeodRegr's exp_map, log_map, geo_dist and p
 })
 
 test_that("geodesic_regression on hyperbolic(2) agrees with GeodRegr's geo_reg", {
-  skip_on_cran()
-  lib <- file.path(tempdir(), "geodregr-lib")
-  skip_if_not(suppressWarnings(requireNamespace("GeodRegr", lib.loc = c(lib, .libPaths()), quietly = TRUE)),
-              "GeodRegr is not installed")
+  skip_if_not_installed("GeodRegr")
   set.seed(3)
   n <- 40
   x <- sort(runif(n))
