@@ -7,12 +7,7 @@
 
 #include <memory>
 
-#include <dpmanifold_core/kendall.hpp>
 #include <dpmanifold_core/manifold.hpp>
-#include <dpmanifold_core/jacobi.hpp>
-#include <dpmanifold_core/frechet_mean.hpp>
-#include <dpmanifold_core/samplers.hpp>
-#include <dpmanifold_core/regression.hpp>
 
 namespace dpm = dpmanifold;
 
@@ -55,8 +50,7 @@ class RRng : public dpm::Rng {
   double gamma(double shape, double scale) override { return R::rgamma(shape, scale); }
 };
 
-// Defined in manifold_factory.cpp, the only translation unit that includes
-// factory.hpp (so the size-specialised SPD classes are compiled once).
+// The C++ manifold of an R manifold object (type, size): manifold_glue.cpp.
 std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M);
 
 // Column j of an ambient x n matrix, recycling a single column.
@@ -70,24 +64,4 @@ inline int recycled_count(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) {
   return std::max(A.cols(), B.cols());
 }
 
-inline dpm::MCMCSettings mcmc_from_r(const Rcpp::List& s) {
-  dpm::MCMCSettings out;
-  out.burnin = Rcpp::as<int>(s["burnin"]);
-  out.thin = Rcpp::as<int>(s["thin"]);
-  out.n_draws = Rcpp::as<int>(s["n_draws"]);
-  out.step = Rcpp::as<double>(s["step"]);
-  out.keep_chain = Rcpp::as<bool>(s["keep_chain"]);
-  return out;
-}
-
-// Draws and the chain's public settings only: nothing about its path
-// (acceptance, moves) leaves the sampler (SPEC section 6).
-inline Rcpp::List mcmc_to_r(const dpm::MCMCResult& r, const dpm::MCMCSettings& s) {
-  Rcpp::List out = Rcpp::List::create(
-      Rcpp::Named("draws") = r.draws, Rcpp::Named("method") = "metropolis_hastings",
-      Rcpp::Named("burnin") = s.burnin,
-      Rcpp::Named("steps") = static_cast<double>(s.thin) * s.n_draws);
-  if (s.keep_chain) out["chain"] = r.chain;
-  return out;
-}
 #endif

@@ -4,8 +4,24 @@
 // exception reaches R as a dpmanifold_error (glue.h).
 #include "dpmanifold_types.h"
 
-using Eigen::MatrixXd;
-using Eigen::VectorXd;
+#include <dpmanifold_core/factory.hpp>
+#include <dpmanifold_core/jacobi.hpp>
+#include <dpmanifold_core/kendall.hpp>
+
+std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M) {
+  std::string type = Rcpp::as<std::string>(M["type"]);
+  int size = Rcpp::as<int>(M["size"]);
+  return dpm::make_manifold(type, size);
+}
+
+// Long loops of the core poll for interrupts through this checker (a pending
+// Ctrl-C or an expired setTimeLimit() makes Rcpp throw, and the exported
+// call ends with R's interrupt condition). Installed when the library loads.
+namespace {
+void r_check_interrupt() { Rcpp::checkUserInterrupt(); }
+const bool interrupt_checker_installed = (dpm::set_interrupt_checker(&r_check_interrupt), true);
+}  // namespace
+
 
 // [[Rcpp::export]]
 Rcpp::List cpp_manifold_info(Rcpp::List M) {

@@ -4,6 +4,9 @@
 // classed error. Nothing returned counts proposals, except the study hooks
 // at the end (cpp_study_*), which the package never calls from a release.
 #include "dpmanifold_types.h"
+#include "glue_mcmc.h"
+
+#include <dpmanifold_core/frechet_mean.hpp>
 
 #include <dpmanifold_core/kng_exact.hpp>
 #include <dpmanifold_core/laplace_exact.hpp>

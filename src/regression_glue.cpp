@@ -1,5 +1,8 @@
 // Rcpp wrappers for geodesic regression and its private mechanisms.
 #include "dpmanifold_types.h"
+#include "glue_mcmc.h"
+
+#include <dpmanifold_core/regression.hpp>
 
 namespace {
 double tau_or_inf(double tau) { return tau > 0 ? tau : std::numeric_limits<double>::infinity(); }

@@ -1,38 +1,35 @@
 // The one place a manifold is chosen by name.
+//
+// Each family's constructor is declared here and defined once, out of line,
+// in its own translation unit (the package: src/manifolds_space_forms.cpp,
+// src/manifolds_spd.cpp), so that no compiler process instantiates every
+// manifold class. A host that uses the headers alone defines them the same
+// way (one line each).
 #ifndef DPMANIFOLD_FACTORY_HPP
 #define DPMANIFOLD_FACTORY_HPP
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 
-#include "euclidean.hpp"
-#include "hyperbolic.hpp"
-#include "kendall.hpp"
-#include "sphere.hpp"
-#include "spd.hpp"
+#include "manifold.hpp"
 
 namespace dpmanifold {
 
-// An SPD metric with k fixed at compile time for small k (no heap allocation
-// inside the matrix algebra), Eigen::Dynamic otherwise.
-template <template <int> class SPD>
-inline std::unique_ptr<Manifold> make_spd(int k) {
-  switch (k) {
-    case 2: return std::unique_ptr<Manifold>(new SPD<2>(k));
-    case 3: return std::unique_ptr<Manifold>(new SPD<3>(k));
-    case 4: return std::unique_ptr<Manifold>(new SPD<4>(k));
-    case 5: return std::unique_ptr<Manifold>(new SPD<5>(k));
-    case 6: return std::unique_ptr<Manifold>(new SPD<6>(k));
-    default: return std::unique_ptr<Manifold>(new SPD<Eigen::Dynamic>(k));
-  }
-}
+std::unique_ptr<Manifold> make_euclidean(int d);
+std::unique_ptr<Manifold> make_sphere(int d);
+std::unique_ptr<Manifold> make_hyperbolic(int d);
+std::unique_ptr<Manifold> make_kendall_shape(int k);
+std::unique_ptr<Manifold> make_spd_affine_invariant(int k);
+std::unique_ptr<Manifold> make_spd_log_euclidean(int k);
 
 inline std::unique_ptr<Manifold> make_manifold(const std::string& type, int size) {
-  if (type == "euclidean") return std::unique_ptr<Manifold>(new Euclidean(size));
-  if (type == "sphere") return std::unique_ptr<Manifold>(new Sphere(size));
-  if (type == "spd_affine_invariant") return make_spd<SPDAffineInvariantT>(size);
-  if (type == "spd_log_euclidean") return make_spd<SPDLogEuclideanT>(size);
-  if (type == "kendall_shape") return std::unique_ptr<Manifold>(new KendallShape(size));
-  if (type == "hyperbolic") return std::unique_ptr<Manifold>(new Hyperbolic(size));
+  if (type == "euclidean") return make_euclidean(size);
+  if (type == "sphere") return make_sphere(size);
+  if (type == "spd_affine_invariant") return make_spd_affine_invariant(size);
+  if (type == "spd_log_euclidean") return make_spd_log_euclidean(size);
+  if (type == "kendall_shape") return make_kendall_shape(size);
+  if (type == "hyperbolic") return make_hyperbolic(size);
   throw std::invalid_argument("unknown manifold type '" + type + "'");
 }
 

@@ -151,25 +151,7 @@ class Manifold {
                            const SpectralFn& f) const = 0;
 
   // Orthonormal basis (w.r.t. inner at p) of T_p M: ambient_dim x dim.
-  // Default: orthonormalise the projected ambient basis by an eigen-
-  // decomposition of its Gram matrix.
-  virtual Mat tangent_basis(const Vec& p) const {
-    const int D = ambient_dim(), d = dim();
-    Mat B(D, D);
-    for (int i = 0; i < D; ++i) B.col(i) = project_tangent(p, Vec::Unit(D, i));
-    Mat G(D, D);
-    for (int i = 0; i < D; ++i) {
-      poll_interrupt();
-      for (int j = i; j < D; ++j) G(i, j) = G(j, i) = inner(p, B.col(i), B.col(j));
-    }
-    Eigen::SelfAdjointEigenSolver<Mat> es(G);
-    Mat out(D, d);
-    for (int k = 0; k < d; ++k) {
-      int idx = D - 1 - k;  // largest eigenvalues last
-      out.col(k) = B * es.eigenvectors().col(idx) / std::sqrt(es.eigenvalues()(idx));
-    }
-    return out;
-  }
+  virtual Mat tangent_basis(const Vec& p) const = 0;
 
   // Coordinates of v in tangent_basis(p). The defaults below build the basis
   // (O(D^2) memory); manifolds with large ambient dimension override them

@@ -13,14 +13,17 @@ namespace dpmanifold {
 
 namespace spd_ops {
 
-// k x k matrices with k fixed at compile time (K = 2..6, no heap
-// allocation) or Eigen::Dynamic; the helpers below work for both.
-template <int K>
-using MatK = Eigen::Matrix<double, K, K>;
+// k x k matrices of any size (KMax = Eigen::Dynamic, on the heap) or of a
+// runtime size at most KMax (held inside the object: no heap allocation);
+// the helpers below work for both.
+template <int KMax>
+using MatUpTo = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, KMax, KMax>;
+template <class M>
+using ColOf = Eigen::Matrix<double, M::RowsAtCompileTime, 1, 0, M::MaxRowsAtCompileTime, 1>;
 
 template <class M>
 struct SymEig {
-  using VecType = Eigen::Matrix<double, M::RowsAtCompileTime, 1>;
+  using VecType = ColOf<M>;
   VecType d;  // eigenvalues, ascending
   M U;        // orthonormal eigenvectors
 };
@@ -42,6 +45,18 @@ inline int scale_exponent(const M& A) {
 template <class M>
 inline M ldexp_mat(const M& A, int e) {
   return A.unaryExpr([e](double x) { return std::ldexp(x, e); });
+}
+
+// Lower Cholesky factor L of the symmetric A (its lower triangle is read);
+// false when A is not positive definite. Eigen's unblocked LLT, which is
+// what Eigen::LLT runs below 32 x 32 (the same bits), without the blocked
+// level-3 code that LLT would compile for larger sizes.
+template <class M>
+inline bool cholesky_lower(const M& A, M& L) {
+  L = A;
+  const bool ok = Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(L) == -1;
+  L.template triangularView<Eigen::StrictlyUpper>().setZero();
+  return ok;
 }
 
 template <class M>
@@ -163,18 +178,18 @@ inline std::vector<M, Eigen::aligned_allocator<M>> sym_basis(int k) {
 }  // namespace spd_ops
 
 // What both metrics share: the set, its checks, projections, random points.
-// K is the matrix size when fixed at compile time (see make_manifold),
-// Eigen::Dynamic otherwise; the runtime size k must agree with it.
-template <int K>
+// KMax bounds the size k (matrices then live on the stack: see
+// src/manifolds_spd.cpp for the bound used), or is Eigen::Dynamic.
+template <int KMax>
 class SPDSpaceT : public Manifold {
  public:
-  using M = spd_ops::MatK<K>;
+  using M = spd_ops::MatUpTo<KMax>;
   using EigVec = typename spd_ops::SymEig<M>::VecType;
 
   explicit SPDSpaceT(int k) : k_(k) {
     // k^2 (the ambient dimension) must fit an int: k <= 46340
     if (k < 1 || k > 46340) throw std::invalid_argument("k must be an integer between 1 and 46340");
-    if (K != Eigen::Dynamic && k != K) throw std::invalid_argument("SPD size does not match K");
+    if (KMax != Eigen::Dynamic && k > KMax) throw std::invalid_argument("SPD size above KMax");
   }
   int dim() const override { return k_ * (k_ + 1) / 2; }  // < 2^31 for k <= 46340
   int ambient_dim() const override { return k_ * k_; }
@@ -193,9 +208,9 @@ class SPDSpaceT : public Manifold {
     const int e = spd_ops::scale_exponent(P);
     if (e != 0) P = spd_ops::ldexp_mat(P, -e);
     if ((P - P.transpose()).norm() > tol * std::max(1.0, P.norm())) return "is not symmetric";
-    Eigen::LLT<M> llt(spd_ops::symmetrize<M>(P));
-    if (llt.info() != Eigen::Success) return "is not positive definite";
-    EigVec l = M(llt.matrixL()).diagonal();
+    M L;
+    if (!spd_ops::cholesky_lower<M>(spd_ops::symmetrize<M>(P), L)) return "is not positive definite";
+    EigVec l = L.diagonal();
     if (!(l.minCoeff() > 0.0)) return "is not positive definite";
     if (l.minCoeff() < 1e-7 * l.maxCoeff()) return kSingular;
     return "";
@@ -211,8 +226,8 @@ class SPDSpaceT : public Manifold {
     const int e = spd_ops::scale_exponent(P);
     if (e != 0) P = spd_ops::ldexp_mat(P, -e);
     if ((P - P.transpose()).norm() > 1e-6 * std::max(1.0, P.norm())) return "is not symmetric";
-    Eigen::LLT<M> llt(spd_ops::symmetrize<M>(P));
-    if (llt.info() != Eigen::Success || !(M(llt.matrixL()).diagonal().minCoeff() > 0.0))
+    M L;
+    if (!spd_ops::cholesky_lower<M>(spd_ops::symmetrize<M>(P), L) || !(L.diagonal().minCoeff() > 0.0))
       return "is not positive definite (an eigenvalue underflowed)";
     return "";
   }
@@ -244,9 +259,9 @@ using SPDSpace = SPDSpaceT<Eigen::Dynamic>;
 // w -> E w E^T with E = g Exp(g^-1 v g^-T / 2) g^-1. We take g the Cholesky
 // factor (a triangular solve instead of a second eigendecomposition for
 // p^1/2); the results are the same as with g = p^1/2.
-template <int K>
-class SPDAffineInvariantT : public SPDSpaceT<K> {
-  using Base = SPDSpaceT<K>;
+template <int KMax>
+class SPDAffineInvariantT : public SPDSpaceT<KMax> {
+  using Base = SPDSpaceT<KMax>;
   using typename Base::M;
   using Base::k_;
   using Base::mat;
@@ -360,7 +375,7 @@ class SPDAffineInvariantT : public SPDSpaceT<K> {
     int e = 0;
     // with_inverse = false when only color() will be used
     explicit Frame(const M& p, bool with_inverse = true) : e(spd_ops::scale_exponent(p)) {
-      g = Eigen::LLT<M>(e == 0 ? p : spd_ops::ldexp_mat(p, -e)).matrixL();
+      spd_ops::cholesky_lower<M>(e == 0 ? p : spd_ops::ldexp_mat(p, -e), g);
       if (!with_inverse) return;
       const int k = static_cast<int>(g.rows());
       ginv = M::Zero(k, k);
@@ -462,9 +477,9 @@ using SPDAffineInvariant = SPDAffineInvariantT<Eigen::Dynamic>;
 
 // Log-Euclidean metric: the pull-back of the Frobenius product by the matrix
 // logarithm. Flat (K = 0); in log coordinates every operation is Euclidean.
-template <int K>
-class SPDLogEuclideanT : public SPDSpaceT<K> {
-  using Base = SPDSpaceT<K>;
+template <int KMax>
+class SPDLogEuclideanT : public SPDSpaceT<KMax> {
+  using Base = SPDSpaceT<KMax>;
   using typename Base::M;
   using typename Base::EigVec;
   using Base::k_;
