@@ -44,7 +44,7 @@ as_release_data <- function(M, X, arg, call = sys.call(-1)) {
   A <- to_ambient(M, X, arg, call)
   res <- cpp_validate_data(M, A, .dpm_tol)
   if (any(res$status == 1L)) {
-    abort_arg(arg, sprintf("holds a point that is not on %s: it %s", manifold_label(M), res$why), call)
+    abort_arg(arg, sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
   }
   out <- res$points
   bad <- res$status == 2L

@@ -113,6 +113,7 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
 #' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
+#' @param ... Unused.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   mech <- mechanism

@@ -162,7 +162,8 @@ sampler_diagnostics <- function(res) {
 #' y <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, center = c(0, 0, 1), radius = 0.5)
 #' summary(mfd_dist(S2, c(0, 0, 1), y))
 #' # the law on the whole sphere
-#' summary(mfd_dist(S2, c(0, 0, 1), rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)))
+#' y_all <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)
+#' summary(mfd_dist(S2, c(0, 0, 1), y_all))
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 20))
 #' X <- clip_to_ball(S2, X, c(0, 0, 1), pi / 8)
 #' rkng(S2, 2, X, sigma = 0.05, center = c(0, 0, 1), radius = pi / 8)
