@@ -27,7 +27,7 @@ if [ "$check_ok" -eq 0 ] && [ -n "$tarball" ]; then
   grep -E "^Status:|WARNING|ERROR|NOTE" "$out/check.log" | head -n 20
   # no ERROR or WARNING, and no NOTE but those that need the internet
   # (incoming feasibility: URL checks; future file timestamps: a time server)
-  other_notes=$(grep -E "\.\.\. (\[.*\] )?NOTE" "$out/check.log" |
+  other_notes=$(awk '/^\* checking/ {last = $0} /NOTE$/ {print last}' "$out/check.log" | sort -u |
     grep -v -E "checking CRAN incoming feasibility|checking for future file timestamps")
   if ! grep -q "^Status: OK\|^Status: [0-9]* NOTE" "$out/check.log" || [ -n "$other_notes" ]; then
     [ -n "$other_notes" ] && echo "NOTEs that do not come from the missing internet: $other_notes"
