@@ -57,19 +57,6 @@ mcmc_settings <- function(ctrl, n_draws) {
   s
 }
 
-# Formerly checked the chain's acceptance; any such check is a
-# data-dependent signal (SPEC section 6), so it checks nothing now. Kept for
-# callers that still call it.
-check_chain <- function(res, call = sys.call(-1)) invisible(res)
-
-# What a release may say about its sampler: the kind and public settings.
-sampler_diagnostics <- function(res) {
-  if (identical(res$method, "metropolis_hastings")) {
-    return(list(method = "metropolis_hastings", burnin = res$burnin, steps = res$steps))
-  }
-  list(method = "exact")
-}
-
 #' Samplers of the privacy mechanisms
 #'
 #' Draw from the laws the private mechanisms release. All use R's random
