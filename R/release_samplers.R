@@ -7,6 +7,10 @@
 # probability below 1e-10, and then raises a `dpmanifold_sampler_error`
 # whose message names public quantities only.
 
+# The failure probability every exact sampler certifies for its public
+# bound on proposals (inst/proofs/exact-samplers.md).
+.exact_failure_probability <- 1e-10
+
 # Classed error of the samplers.
 abort_sampler <- function(msg, call = sys.call(-1)) {
   stop(structure(class = c("dpmanifold_sampler_error", "dpmanifold_error", "error", "condition"),
