@@ -177,3 +177,7 @@ cpp_validate_data <- function(M, P, tol) {
     .Call(`_dpmanifold_cpp_validate_data`, M, P, tol)
 }
 
+cpp_release_frechet <- function(M, X, spec) {
+    .Call(`_dpmanifold_cpp_release_frechet`, M, X, spec)
+}
+

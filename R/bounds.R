@@ -37,19 +37,26 @@ warn_privacy_leak <- function(what, call = sys.call(-1), msg = NULL) {
 # clip_points() replaces it by the public centre, a fixed public map like
 # the clip itself.
 as_release_data <- function(M, X, arg, call = sys.call(-1)) {
-  prep <- manifold_entry(M)$prepare_data
-  if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
-    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
-  }
-  A <- to_ambient(M, X, arg, call)
+  A <- release_layout(M, X, arg, call)
   res <- cpp_validate_data(M, A, .dpm_tol)
   if (any(res$status == 1L)) {
-    abort_arg(arg, sprintf("holds a point that is not on %s: it %s", manifold_label(M), res$why), call)
+    abort_arg(arg, sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
   }
   out <- res$points
   bad <- res$status == 2L
   if (any(bad)) attr(out, "unrepresentable") <- bad
   out
+}
+
+# The layout step of a release's data (no validation: the release call
+# validates in C++): raw Kendall configurations become preshapes, the user's
+# layout an ambient matrix with one column per record.
+release_layout <- function(M, X, arg, call = sys.call(-1)) {
+  prep <- manifold_entry(M)$prepare_data
+  if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
+    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
+  }
+  to_ambient(M, X, arg, call)
 }
 
 # The public ball of a release: the given centre (ambient vector) and

@@ -69,23 +69,11 @@
 #' private and the privacy-leak warning is raised.
 #'
 #' @section Expected error by mechanism:
-#' Mean geodesic distance between the release and the non-private Frechet
-#' mean (`inst/scripts/mechanism-table.R`, results in
-#' `inst/extdata/mechanism-table.rds`; epsilon = 1):
-#' \tabular{llllllll}{
-#'   manifold, r \tab n \tab Laplace \tab Laplace (trunc.) \tab KNG \tab wrapped Laplace \tab wrapped Gauss.* \tab ambient \cr
-#'   S^2, 0.393 \tab 20 \tab 0.1163 \tab 0.1810 \tab 0.1677 \tab - \tab - \tab 0.1328 \cr
-#'   S^2, 0.393 \tab 100 \tab 0.0246 \tab 0.0505 \tab 0.0401 \tab - \tab - \tab 0.0272 \cr
-#'   Kendall(4), 0.3 \tab 20 \tab 0.2544 \tab 0.2292 \tab 0.2037 \tab - \tab - \tab 0.5569 \cr
-#'   Kendall(4), 0.3 \tab 100 \tab 0.0761 \tab 0.1477 \tab 0.0719 \tab - \tab - \tab 0.1204 \cr
-#'   SPD(2) affine-invariant, 1 \tab 20 \tab 0.3060 \tab 0.5127 \tab 0.5109 \tab 0.3203 \tab 0.5938 \tab 0.5658 (99\% SPD) \cr
-#'   SPD(2) affine-invariant, 1 \tab 100 \tab 0.0614 \tab 0.1209 \tab 0.1156 \tab 0.0598 \tab 0.1198 \tab 0.1546 \cr
-#'   SPD(2) log-Euclidean, 1 \tab 20 \tab 0.2866 \tab 0.4839 \tab 0.5052 \tab 0.2899 \tab 0.6075 \tab 0.3101 \cr
-#'   SPD(2) log-Euclidean, 1 \tab 100 \tab 0.0609 \tab 0.1213 \tab 0.1256 \tab 0.0603 \tab 0.1181 \tab 0.0586 \cr
-#'   R^2, 1 \tab 20 \tab 0.2038 \tab 0.3599 \tab 0.3601 \tab 0.1988 \tab 0.4673 \tab 0.1933 \cr
-#'   R^2, 1 \tab 100 \tab 0.0357 \tab 0.0762 \tab 0.0823 \tab 0.0386 \tab 0.0943 \tab 0.0400 \cr
-#' }
-#' 300 data sets per row; * the wrapped Gaussian is (1, 1e-5)-DP, listed for reference.
+#' The mean distance between the release and the non-private Frechet mean,
+#' by mechanism, manifold, radius and n, is tabulated in the package's
+#' README and in `inst/extdata/mechanism-table.rds` (made by
+#' `inst/scripts/mechanism-table.R`); a mechanism object prints its own
+#' expected error ([frechet_mechanism()]).
 #'
 #' @param M A manifold, see [manifolds].
 #' @param X Data in the layout of `M` (n points). Kendall data may be raw
@@ -148,8 +136,11 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     opts$privacy, not_private = is.null(center) || is.null(radius) || seed_scale || return_nonprivate,
     chain = opts$sampler == "mcmc" && (opts$mechanism %||% "laplace") %in% c("laplace", "kng")),
     "frechet_mean")
-  Xa <- as_release_data(M, X, "X")
-  ball <- public_ball(M, Xa, center, radius)
+  Xa <- release_layout(M, X, "X")
+  # bounds from the data (not private, with the leak warning) need the
+  # validated data; a public ball does not
+  ball <- public_ball(M, if (is.null(center) || is.null(radius)) as_release_data(M, X, "X") else Xa,
+                      center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)
   release_frechet_points(mech, Xa, return_nonprivate, call = cl)

@@ -113,6 +113,7 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
 #' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
+#' @param ... Unused.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   mech <- mechanism
@@ -120,28 +121,39 @@ release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE
   spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
                mech$statistic)
   M <- mech$manifold
-  Xa <- as_release_data(M, X, "X")
+  Xa <- release_layout(M, X, "X")
   if (ncol(Xa) != mech$n) {
     abort_arg("X", sprintf("holds %d points but the mechanism was built for n = %d", ncol(Xa), mech$n))
   }
   release_frechet_points(mech, Xa, return_nonprivate, call = sys.call(-1))
 }
 
-# The data work of a Frechet-mean release (Xa: validated ambient points).
+# The data work of a Frechet-mean release (Xa: the data in ambient layout,
+# not yet validated): one call into C++ validates, replaces the points double
+# precision does not hold, clips and draws (release_frechet.hpp); the
+# ambient baselines take the prepared data back and draw in R.
 release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = NULL) {
   M <- mech$manifold
   s <- mech$spec
-  n <- ncol(Xa)
-  Xa <- clip_points(M, Xa, s$center, s$radius)
-  clipped <- attr(Xa, "clipped")
-  fm <- function() cpp_frechet_mean(M, Xa, rep(1, n), s$center, 1000L, 1e-12)$mean
-  est <- switch(s$law,
-    laplace = release_laplace(M, fm(), s$sigma, s$center, s$radius, truncated = s$truncated,
-                              sampler = s$sampler, mcmc = s$mcmc),
-    kng = release_kng(M, Xa, s$sigma, s$center, s$radius, sampler = s$sampler, mcmc = s$mcmc),
-    wrapped_laplace = ,
-    wrapped_gaussian = cpp_rwrapped(M, fm(), s$sigma, s$footpoint, 1L, sub("wrapped_", "", s$law))[, 1],
-    euclidean_laplace = euclidean_baseline(M, Xa, s$epsilon, list(center = s$center, radius = s$radius), s$align))
+  baseline <- s$law == "euclidean_laplace"
+  chain <- s$sampler == "mcmc" && s$law %in% c("laplace", "kng")
+  spec <- list(law = if (baseline) "none" else s$law, sigma = s$sigma, center = s$center, radius = s$radius,
+               truncated = s$truncated, footpoint = s$footpoint, chain = chain,
+               mcmc = if (chain) mcmc_settings(s$mcmc, 1L), p_fail = .exact_failure_probability,
+               tol = .dpm_tol, nonprivate = isTRUE(return_nonprivate))
+  res <- cpp_release_frechet(M, Xa, spec)
+  if (res$status == "malformed") {
+    abort_arg("X", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+  }
+  if (res$status != "ok") {
+    sampler_status_error(res, M, s$sigma, if (s$law == "laplace" && !s$truncated) Inf else s$radius,
+                         if (s$law == "kng") "KNG" else "Riemannian Laplace", call)
+  }
+  est <- if (baseline) {
+    euclidean_baseline(M, res$data, s$epsilon, list(center = s$center, radius = s$radius), s$align)
+  } else {
+    res$estimate
+  }
   # finite and on the manifold (an ambient baseline may leave the manifold,
   # e.g. the SPD cone: its method says so with off_manifold = TRUE)
   off <- is.list(est) && isTRUE(est$off_manifold)
@@ -150,7 +162,8 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
     warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
-    nonprivate <- list(frechet_mean = from_ambient(M, matrix(fm()), single = TRUE), clipped = clipped)
+    nonprivate <- list(frechet_mean = from_ambient(M, matrix(res$nonprivate_mean), single = TRUE),
+                       clipped = res$clipped)
   }
   release_object(mech, from_ambient(M, matrix(est), single = TRUE), nonprivate = nonprivate, call = call)
 }

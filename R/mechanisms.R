@@ -57,19 +57,6 @@ mcmc_settings <- function(ctrl, n_draws) {
   s
 }
 
-# Formerly checked the chain's acceptance; any such check is a
-# data-dependent signal (SPEC section 6), so it checks nothing now. Kept for
-# callers that still call it.
-check_chain <- function(res, call = sys.call(-1)) invisible(res)
-
-# What a release may say about its sampler: the kind and public settings.
-sampler_diagnostics <- function(res) {
-  if (identical(res$method, "metropolis_hastings")) {
-    return(list(method = "metropolis_hastings", burnin = res$burnin, steps = res$steps))
-  }
-  list(method = "exact")
-}
-
 #' Samplers of the privacy mechanisms
 #'
 #' Draw from the laws the private mechanisms release. All use R's random
@@ -162,7 +149,8 @@ sampler_diagnostics <- function(res) {
 #' y <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, center = c(0, 0, 1), radius = 0.5)
 #' summary(mfd_dist(S2, c(0, 0, 1), y))
 #' # the law on the whole sphere
-#' summary(mfd_dist(S2, c(0, 0, 1), rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)))
+#' y_all <- rriemann_laplace(S2, 100, c(0, 0, 1), sigma = 0.1, truncated = FALSE)
+#' summary(mfd_dist(S2, c(0, 0, 1), y_all))
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 20))
 #' X <- clip_to_ball(S2, X, c(0, 0, 1), pi / 8)
 #' rkng(S2, 2, X, sigma = 0.05, center = c(0, 0, 1), radius = pi / 8)

@@ -7,6 +7,10 @@
 # probability below 1e-10, and then raises a `dpmanifold_sampler_error`
 # whose message names public quantities only.
 
+# The failure probability every exact sampler certifies for its public
+# bound on proposals (inst/proofs/exact-samplers.md).
+.exact_failure_probability <- 1e-10
+
 # Classed error of the samplers.
 abort_sampler <- function(msg, call = sys.call(-1)) {
   stop(structure(class = c("dpmanifold_sampler_error", "dpmanifold_error", "error", "condition"),
@@ -15,7 +19,7 @@ abort_sampler <- function(msg, call = sys.call(-1)) {
 
 #' The largest scale of a proper untruncated Riemannian Laplace law
 #'
-#' Internal. The untruncated Riemannian Laplace law
+#' The untruncated Riemannian Laplace law
 #' \eqn{\propto \exp(-d(\eta, y)/\sigma)} on the whole manifold is
 #' normalisable for every sigma on compact (sphere, Kendall) and flat
 #' (Euclidean, log-Euclidean SPD) manifolds. On `spd(k)` with the
@@ -27,10 +31,16 @@ abort_sampler <- function(msg, call = sys.call(-1)) {
 #' (at eigenvalues proportional to \eqn{(k-1, k-3, \dots, 1-k)}). The
 #' normalising constant is finite iff \eqn{\sigma < 1/c_k}: 1.414 (k = 2),
 #' 0.707 (k = 3), 0.316 (k = 5), 0.110 (k = 10).
-#' @param M A manifold.
-#' @return `1/c_k`, or `Inf`.
-#' @keywords internal
-#' @noRd
+#' On `hyperbolic(d)` the polar volume is \eqn{\sinh^{d-1}(t)}: the limit is
+#' \eqn{1/(d-1)}. A release uses the untruncated law (scale
+#' \eqn{\Delta/\epsilon}) only below this limit (see [dp_frechet_mean()]).
+#' @param M A manifold, see [manifolds].
+#' @return `1/c_k` (SPD), `1/(d-1)` (hyperbolic), or `Inf`.
+#' @examples
+#' max_untruncated_sigma(spd(3))
+#' max_untruncated_sigma(hyperbolic(4))
+#' max_untruncated_sigma(sphere(2))
+#' @export
 max_untruncated_sigma <- function(M) {
   check_manifold(M)
   cpp_max_untruncated_sigma(M)

@@ -45,7 +45,7 @@ for (cs in cases) {
 cat("\n(b) untruncated Riemannian Laplace on affine-invariant SPD(k): acceptance (public lower bound), 4000 draws\n")
 for (k in c(2, 3, 5, 10)) {
   P <- spd(k)
-  smax <- dpmanifold:::max_untruncated_sigma(P)
+  smax <- max_untruncated_sigma(P)
   out <- character()
   for (fr in c(0.01, 0.1, 0.3, 0.5, 0.7, 0.8)) {
     I <- as.vector(diag(k))

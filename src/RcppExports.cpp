@@ -666,6 +666,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_release_frechet
+Rcpp::List cpp_release_frechet(Rcpp::List M, MatrixXd X, Rcpp::List spec);
+RcppExport SEXP _dpmanifold_cpp_release_frechet(SEXP MSEXP, SEXP XSEXP, SEXP specSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_release_frechet(M, X, spec));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
@@ -712,6 +725,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_regression_v_step", (DL_FUNC) &_dpmanifold_cpp_regression_v_step, 9},
     {"_dpmanifold_cpp_linearised_residuals", (DL_FUNC) &_dpmanifold_cpp_linearised_residuals, 6},
     {"_dpmanifold_cpp_validate_data", (DL_FUNC) &_dpmanifold_cpp_validate_data, 3},
+    {"_dpmanifold_cpp_release_frechet", (DL_FUNC) &_dpmanifold_cpp_release_frechet, 3},
     {NULL, NULL, 0}
 };
 

@@ -1,6 +1,8 @@
 // Rcpp glue of the release layer: the validation of a release's data.
 #include "dpmanifold_types.h"
 
+#include <dpmanifold_core/release_frechet.hpp>
+
 // Data of a release, column by column: status 0 (a point, projected onto
 // the manifold), 1 (not a point of the manifold: a malformed data set) or
 // 2 (a point that double precision does not hold accurately, which the
@@ -28,5 +30,64 @@ Rcpp::List cpp_validate_data(Rcpp::List M, MatrixXd P, double tol) {
   }
   return Rcpp::List::create(Rcpp::Named("points") = P, Rcpp::Named("status") = status,
                             Rcpp::Named("why") = form_why);
+  DPM_GLUE_END
+}
+
+namespace {
+
+dpm::FrechetLaw frechet_law(const std::string& law) {
+  if (law == "laplace") return dpm::FrechetLaw::laplace;
+  if (law == "kng") return dpm::FrechetLaw::kng;
+  if (law == "wrapped_laplace") return dpm::FrechetLaw::wrapped_laplace;
+  if (law == "wrapped_gaussian") return dpm::FrechetLaw::wrapped_gaussian;
+  if (law == "none") return dpm::FrechetLaw::none;
+  throw std::invalid_argument("unknown Frechet-mean law '" + law + "'");
+}
+
+const char* status_name(dpm::ReleaseStatus s) {
+  switch (s) {
+    case dpm::ReleaseStatus::ok: return "ok";
+    case dpm::ReleaseStatus::malformed: return "malformed";
+    case dpm::ReleaseStatus::improper: return "improper";
+    case dpm::ReleaseStatus::refused: return "refused";
+    case dpm::ReleaseStatus::exhausted: return "exhausted";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+// One private Frechet mean: all the data work of a release in one call
+// (release_frechet.hpp). `spec` holds the public parameters, decoded here
+// into a struct; the result is a status, the estimate and, only when the
+// caller asked for non-private values (studies), the non-private mean and
+// the number of moved records.
+// [[Rcpp::export]]
+Rcpp::List cpp_release_frechet(Rcpp::List M, MatrixXd X, Rcpp::List spec) {
+  DPM_GLUE_BEGIN
+  auto m = manifold_from_r(M);
+  RRng rng;
+  dpm::FrechetReleaseSpec s;
+  s.law = frechet_law(Rcpp::as<std::string>(spec["law"]));
+  s.sigma = Rcpp::as<double>(spec["sigma"]);
+  s.center = Rcpp::as<VectorXd>(spec["center"]);
+  s.radius = Rcpp::as<double>(spec["radius"]);
+  s.truncated = Rcpp::as<bool>(spec["truncated"]);
+  s.footpoint = Rcpp::as<VectorXd>(spec["footpoint"]);
+  s.chain = Rcpp::as<bool>(spec["chain"]);
+  if (s.chain) s.mcmc = mcmc_from_r(Rcpp::as<Rcpp::List>(spec["mcmc"]));
+  s.p_fail = Rcpp::as<double>(spec["p_fail"]);
+  s.tol = Rcpp::as<double>(spec["tol"]);
+  s.nonprivate = Rcpp::as<bool>(spec["nonprivate"]);
+  dpm::FrechetRelease r = dpm::release_frechet(*m, X, s, rng);
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = status_name(r.status),
+                                      Rcpp::Named("estimate") = r.estimate, Rcpp::Named("why") = r.why,
+                                      Rcpp::Named("max_attempts") = r.max_attempts);
+  if (s.law == dpm::FrechetLaw::none) out["data"] = X;
+  if (s.nonprivate) {
+    out["nonprivate_mean"] = r.nonprivate_mean;
+    out["clipped"] = static_cast<double>(r.clipped);
+  }
+  return out;
   DPM_GLUE_END
 }

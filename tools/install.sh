@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 needed="Rcpp RcppEigen knitr rmarkdown shapes"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $needed)
 
-if [ -n "$missing" ] || ! command -v pandoc >/dev/null 2>&1; then
+if [ -n "$missing" ] || ! command -v pandoc >/dev/null 2>&1 || ! command -v qpdf >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    debs="pandoc"
+    debs="pandoc qpdf"
     for p in $missing; do debs="$debs r-cran-$(echo "$p" | tr 'A-Z' 'a-z')"; done
     export DEBIAN_FRONTEND=noninteractive
     apt-get install -y -qq --no-install-recommends $debs >/dev/null 2>&1 ||

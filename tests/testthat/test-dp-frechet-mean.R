@@ -251,7 +251,7 @@ test_that("the default Laplace law avoids a truncated law whose exact sampler re
   set.seed(513)
   X <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 20) / sqrt(20))
   eps <- 2.2
-  sm <- dpmanifold:::max_untruncated_sigma(H)
+  sm <- max_untruncated_sigma(H)
   expect_gt((2 / 20) / eps, 0.8 * sm)
   expect_false(dpmanifold:::exact_sampler_available(H, 2 * (2 / 20) / eps, o, 1, "laplace"))
   rel <- dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1)
@@ -263,7 +263,7 @@ test_that("the default Laplace law avoids a truncated law whose exact sampler re
   P <- spd(2)
   Xp <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 10))
   rp <- dp_frechet_mean(P, Xp, 0.15, "laplace", center = diag(2), radius = 1)
-  expect_gt(0.2 / 0.15, 0.8 * dpmanifold:::max_untruncated_sigma(P))
+  expect_gt(0.2 / 0.15, 0.8 * max_untruncated_sigma(P))
   expect_true(rp$bounds$truncated)
 })
 
