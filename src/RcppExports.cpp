@@ -12,6 +12,48 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_frechet_mean
+Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter, double tol);
+RcppExport SEXP _dpmanifold_cpp_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP wSEXP, SEXP x0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type w(wSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_frechet_mean(M, X, w, x0, max_iter, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_gradient
+MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X);
+RcppExport SEXP _dpmanifold_cpp_kng_gradient(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient(M, Y, X));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_gradient_norm
+Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X);
+RcppExport SEXP _dpmanifold_cpp_kng_gradient_norm(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient_norm(M, Y, X));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_manifold_info
 Rcpp::List cpp_manifold_info(Rcpp::List M);
 RcppExport SEXP _dpmanifold_cpp_manifold_info(SEXP MSEXP) {
@@ -59,6 +101,19 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< MatrixXd >::type V(VSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_check_tangents(M, P, V, tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_validate_points
+Rcpp::List cpp_validate_points(Rcpp::List M, MatrixXd P, double tol);
+RcppExport SEXP _dpmanifold_cpp_validate_points(SEXP MSEXP, SEXP PSEXP, SEXP tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_validate_points(M, P, tol));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -208,32 +263,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_validate_points
-Rcpp::List cpp_validate_points(Rcpp::List M, MatrixXd P, double tol);
-RcppExport SEXP _dpmanifold_cpp_validate_points(SEXP MSEXP, SEXP PSEXP, SEXP tolSEXP) {
+// cpp_log_volume_density
+Rcpp::NumericVector cpp_log_volume_density(Rcpp::List M, VectorXd p, MatrixXd V);
+RcppExport SEXP _dpmanifold_cpp_log_volume_density(SEXP MSEXP, SEXP pSEXP, SEXP VSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_validate_points(M, P, tol));
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type V(VSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_volume_density(M, p, V));
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_frechet_mean
-Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter, double tol);
-RcppExport SEXP _dpmanifold_cpp_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP wSEXP, SEXP x0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
+// cpp_failure_probability
+double cpp_failure_probability();
+RcppExport SEXP _dpmanifold_cpp_failure_probability() {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type w(wSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
-    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_frechet_mean(M, X, w, x0, max_iter, tol));
+    rcpp_result_gen = Rcpp::wrap(cpp_failure_probability());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_curvature_h
+Rcpp::NumericVector cpp_curvature_h(Rcpp::NumericVector s, double kappa);
+RcppExport SEXP _dpmanifold_cpp_curvature_h(SEXP sSEXP, SEXP kappaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type s(sSEXP);
+    Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_curvature_h(s, kappa));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -355,45 +416,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< int >::type n(nSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_euclidean_laplace_noise(d, sigma, n));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_kng_gradient
-MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X);
-RcppExport SEXP _dpmanifold_cpp_kng_gradient(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient(M, Y, X));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_kng_gradient_norm
-Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X);
-RcppExport SEXP _dpmanifold_cpp_kng_gradient_norm(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient_norm(M, Y, X));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_log_volume_density
-Rcpp::NumericVector cpp_log_volume_density(Rcpp::List M, VectorXd p, MatrixXd V);
-RcppExport SEXP _dpmanifold_cpp_log_volume_density(SEXP MSEXP, SEXP pSEXP, SEXP VSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type V(VSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_log_volume_density(M, p, V));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -681,10 +703,14 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
+    {"_dpmanifold_cpp_kng_gradient", (DL_FUNC) &_dpmanifold_cpp_kng_gradient, 3},
+    {"_dpmanifold_cpp_kng_gradient_norm", (DL_FUNC) &_dpmanifold_cpp_kng_gradient_norm, 3},
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
     {"_dpmanifold_cpp_check_points", (DL_FUNC) &_dpmanifold_cpp_check_points, 3},
     {"_dpmanifold_cpp_check_results", (DL_FUNC) &_dpmanifold_cpp_check_results, 2},
     {"_dpmanifold_cpp_check_tangents", (DL_FUNC) &_dpmanifold_cpp_check_tangents, 4},
+    {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
     {"_dpmanifold_cpp_binary_op", (DL_FUNC) &_dpmanifold_cpp_binary_op, 4},
     {"_dpmanifold_cpp_dist", (DL_FUNC) &_dpmanifold_cpp_dist, 3},
     {"_dpmanifold_cpp_dist_matrix", (DL_FUNC) &_dpmanifold_cpp_dist_matrix, 3},
@@ -696,8 +722,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_random_tangent", (DL_FUNC) &_dpmanifold_cpp_random_tangent, 3},
     {"_dpmanifold_cpp_clip_to_ball", (DL_FUNC) &_dpmanifold_cpp_clip_to_ball, 4},
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
-    {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
-    {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
+    {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
+    {"_dpmanifold_cpp_failure_probability", (DL_FUNC) &_dpmanifold_cpp_failure_probability, 0},
+    {"_dpmanifold_cpp_curvature_h", (DL_FUNC) &_dpmanifold_cpp_curvature_h, 2},
     {"_dpmanifold_cpp_max_untruncated_sigma", (DL_FUNC) &_dpmanifold_cpp_max_untruncated_sigma, 1},
     {"_dpmanifold_cpp_rlaplace_exact", (DL_FUNC) &_dpmanifold_cpp_rlaplace_exact, 8},
     {"_dpmanifold_cpp_exact_sampler_ok", (DL_FUNC) &_dpmanifold_cpp_exact_sampler_ok, 5},
@@ -706,9 +733,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_rkng_mcmc", (DL_FUNC) &_dpmanifold_cpp_rkng_mcmc, 6},
     {"_dpmanifold_cpp_rwrapped", (DL_FUNC) &_dpmanifold_cpp_rwrapped, 6},
     {"_dpmanifold_cpp_euclidean_laplace_noise", (DL_FUNC) &_dpmanifold_cpp_euclidean_laplace_noise, 3},
-    {"_dpmanifold_cpp_kng_gradient", (DL_FUNC) &_dpmanifold_cpp_kng_gradient, 3},
-    {"_dpmanifold_cpp_kng_gradient_norm", (DL_FUNC) &_dpmanifold_cpp_kng_gradient_norm, 3},
-    {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
     {"_dpmanifold_cpp_sinhc_bound_table", (DL_FUNC) &_dpmanifold_cpp_sinhc_bound_table, 0},
     {"_dpmanifold_cpp_study_laplace_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_laplace_acceptance, 7},
     {"_dpmanifold_cpp_study_kng_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_kng_acceptance, 6},

@@ -1,12 +1,15 @@
-// Shared Rcpp glue: R's RNG behind the core's Rng interface, and the
-// conversion of an R manifold object into a C++ manifold.
+// Shared Rcpp glue: the frame of every exported function (errors, interrupts,
+// threads), R's RNG behind the core's Rng interface, and the conversion of an
+// R manifold object into a C++ manifold.
 #ifndef DPMANIFOLD_GLUE_H
 #define DPMANIFOLD_GLUE_H
 
 #include <RcppEigen.h>
 
 #include <memory>
+#include <utility>
 
+#include <dpmanifold_core/batch.hpp>
 #include <dpmanifold_core/manifold.hpp>
 
 namespace dpm = dpmanifold;
@@ -21,28 +24,11 @@ class dpmanifold_error : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Wrap the body of every exported glue function:
-//   Rcpp::List cpp_f(...) { DPM_GLUE_BEGIN ... DPM_GLUE_END }
-// Any std::exception becomes dpmanifold_error with the same message
-// (std::bad_alloc with a readable one); R's interrupt (Rcpp's
-// InterruptedException, not a std::exception) passes through untouched.
-#define DPM_GLUE_BEGIN try {
-#define DPM_GLUE_END                                                                  \
-  }                                                                                   \
-  catch (const dpmanifold_error&) {                                                   \
-    throw;                                                                            \
-  }                                                                                   \
-  catch (const std::bad_alloc&) {                                                     \
-    throw dpmanifold_error("not enough memory for the result of this call");          \
-  }                                                                                   \
-  catch (const std::exception& dpm_ex) {                                              \
-    throw dpmanifold_error(dpm_ex.what());                                            \
-  }
-
 // R's generator; Rcpp attributes wrap every exported call in an RNGScope.
 // Normal variates: the polar method of dpm::Rng on unif_rand(), so
 // set.seed() and RNGkind(kind = ) reproduce them; RNGkind(normal.kind = )
-// does not apply.
+// does not apply. Used on the calling thread only: the parallel passes of
+// the core (batch.hpp) never draw.
 class RRng : public dpm::Rng {
  public:
   double uniform() override { return R::unif_rand(); }
@@ -50,8 +36,60 @@ class RRng : public dpm::Rng {
   double gamma(double shape, double scale) override { return R::rgamma(shape, scale); }
 };
 
-// The C++ manifold of an R manifold object (type, size): manifold_glue.cpp.
+// The C++ manifold of an R manifold object (type, size): glue_geometry.cpp.
 std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M);
+
+// Defined in glue_geometry.cpp: called inside a catch (...) block, rethrows
+// what is in flight the way R should see it (see glue_call below).
+[[noreturn]] void rethrow_for_r();
+// Sets the number of threads of the core's parallel passes from
+// options(dpmanifold.threads) (glue_geometry.cpp).
+void threads_from_option();
+
+// The frame of every exported function, written once:
+//   return with_manifold(M, [&](const dpm::Manifold& m) { ... });
+//   return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) { ... });
+//   return glue_call([&] { ... });             // no manifold
+// Any std::exception becomes dpmanifold_error with the same message
+// (std::bad_alloc with a readable one); an interrupt or an expired time
+// limit (dpm::Interrupted) becomes the classed R error
+// dpmanifold_interrupted once the C++ frames are unwound; Rcpp's own
+// signals pass through untouched.
+template <class F>
+auto glue_call(F&& f) -> decltype(f()) {
+  try {
+    threads_from_option();
+    return f();
+  } catch (...) {
+    rethrow_for_r();
+  }
+}
+template <class F>
+auto with_manifold(const Rcpp::List& M, F&& f) -> decltype(f(std::declval<const dpm::Manifold&>())) {
+  return glue_call([&] {
+    const std::unique_ptr<dpm::Manifold> m = manifold_from_r(M);
+    return f(*m);
+  });
+}
+template <class F>
+auto with_manifold_rng(const Rcpp::List& M, F&& f)
+    -> decltype(f(std::declval<const dpm::Manifold&>(), std::declval<dpm::Rng&>())) {
+  return with_manifold(M, [&](const dpm::Manifold& m) {
+    RRng rng;
+    return f(m, static_cast<dpm::Rng&>(rng));
+  });
+}
+
+// The same frame for bodies written between two macros (older glue files):
+//   Rcpp::List cpp_f(...) { DPM_GLUE_BEGIN ... DPM_GLUE_END }
+#define DPM_GLUE_BEGIN \
+  try {                \
+    threads_from_option();
+#define DPM_GLUE_END \
+  }                  \
+  catch (...) {      \
+    rethrow_for_r(); \
+  }
 
 // Column j of an ambient x n matrix, recycling a single column.
 inline Eigen::VectorXd col_recycled(const Eigen::MatrixXd& X, int j) {

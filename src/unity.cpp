@@ -4,8 +4,9 @@
 // once per file: 2.8 s of CPU and 0.6 GB per file saved on every install.
 // src/Makevars lists the objects: a new glue file is added here, a new
 // core translation unit (no Rcpp) to OBJECTS there.
-#include "manifold_glue.cpp"
-#include "mechanism_glue.cpp"
+#include "glue_geometry.cpp"
+#include "glue_frechet.cpp"
+#include "glue_samplers.cpp"
 #include "regression_glue.cpp"
 #include "release_glue.cpp"
 // last: it opens namespace Rcpp

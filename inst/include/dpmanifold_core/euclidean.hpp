@@ -61,6 +61,30 @@ class Euclidean : public Manifold {
     for (int i = 0; i < d_; ++i) z(i) = rng.normal();
     return z;
   }
+  // Batch kernels: plain loops over the columns.
+  double point_cost() const override { return 3.0 * d_; }
+  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+      const double wj = w ? w[j] : 1.0;
+      const double* q = Q.col(j).data();
+      for (int i = 0; i < d_; ++i) g[i] += wj * (q[i] - p[i]);
+      const double d = robust_norm(Q.col(j) - p);
+      f += wj * d * d;
+    }
+  }
+  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
+    out = Q.colwise() - p;
+  }
+  void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = robust_norm(Q.col(j) - p);
+  }
+  void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+      const Vec x = X.col(j);
+      out.col(j) = clip_towards(c, x, r);
+    }
+  }
   // Standard Gaussian point.
   Vec random_point(Rng& rng) const override { return random_tangent(Vec(), rng); }
 

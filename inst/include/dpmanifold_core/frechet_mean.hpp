@@ -1,9 +1,12 @@
 // Weighted Frechet mean by Riemannian gradient descent with Armijo
-// backtracking, so every accepted step decreases the objective.
+// backtracking, so every accepted step decreases the objective. Each
+// evaluation at a point is one parallel pass over the data (batch.hpp) that
+// gives the objective and the gradient together: an accepted step's
+// gradient is the next iteration's, so an iteration costs one pass.
 #ifndef DPMANIFOLD_FRECHET_MEAN_HPP
 #define DPMANIFOLD_FRECHET_MEAN_HPP
 
-#include "manifold.hpp"
+#include "batch.hpp"
 
 namespace dpmanifold {
 
@@ -15,42 +18,38 @@ struct FrechetResult {
   bool converged = false;
 };
 
-// F(x) = sum_j w_j dist(x, x_j)^2 / (2 sum_j w_j).
-inline double frechet_objective(const Manifold& M, const Vec& x, const Mat& X, const Vec& w) {
-  double s = 0.0;
-  auto dist_x = M.dist_from(x);
-  for (int j = 0; j < X.cols(); ++j) {
-    poll_interrupt();
-    double d = dist_x(X.col(j));
-    s += w(j) * d * d;
-  }
-  return s / (2.0 * w.sum());
+// The objective F(x) = sum_j w_j dist(x, x_j)^2 / (2 sum_j w_j) and the
+// descent direction -grad F(x) = sum_j w_j log_x(x_j) / sum_j w_j at x.
+struct FrechetState {
+  Vec x, g;
+  double F = 0.0;
+};
+inline FrechetState frechet_state(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w,
+                                  double wsum) {
+  FrechetSums s = frechet_sums(M, x, X, w);
+  return {x, s.g / wsum, s.f / (2.0 * wsum)};
 }
 
-// Minus the Riemannian gradient of F at x: the weighted mean of log_x(x_j).
-inline Vec frechet_descent_direction(const Manifold& M, const Vec& x, const Mat& X, const Vec& w) {
-  Vec g = Vec::Zero(x.size());
-  for (int j = 0; j < X.cols(); ++j) {
-    poll_interrupt();
-    g += w(j) * M.log(x, X.col(j));
-  }
-  return g / w.sum();
+inline double frechet_objective(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w) {
+  return frechet_state(M, x, X, w, w.sum()).F;
+}
+inline Vec frechet_descent_direction(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w) {
+  return frechet_state(M, x, X, w, w.sum()).g;
 }
 
 // The unit step exp_x(grad) is exact on flat metrics (one iteration on R^d
 // and log-Euclidean SPD: the closed form); elsewhere backtracking halves it
 // until the Armijo condition F(new) <= F(x) - c t |g|^2 holds.
-inline FrechetResult frechet_mean(const Manifold& M, const Mat& X, const Vec& w, const Vec& x0,
+inline FrechetResult frechet_mean(const Manifold& M, const ConstPoints& X, const Vec& w, const Vec& x0,
                                   int max_iter, double tol) {
   FrechetResult res;
-  Vec x = x0;
-  double F = frechet_objective(M, x, X, w);
+  const double wsum = w.sum();
+  FrechetState cur = frechet_state(M, x0, X, w, wsum);
   const double c = 1e-4;
   int it = 0;
   for (; it < max_iter; ++it) {
     poll_interrupt();
-    Vec g = frechet_descent_direction(M, x, X, w);
-    double gn = M.norm(x, g);
+    const double gn = M.norm(cur.x, cur.g);
     res.grad_norm = gn;
     if (gn <= tol) {
       res.converged = true;
@@ -59,17 +58,15 @@ inline FrechetResult frechet_mean(const Manifold& M, const Mat& X, const Vec& w,
     double t = 1.0;
     bool moved = false;
     while (t > 1e-12) {
-      Vec y = M.exp(x, t * g);
-      double Fy = frechet_objective(M, y, X, w);
+      FrechetState next = frechet_state(M, M.exp(cur.x, t * cur.g), X, w, wsum);
       // Once the Armijo decrease is below the rounding error of F, comparing
       // values of F accepts or rejects at random and the gradient stalls
       // near sqrt(machine eps); there, accept a step that reduces |grad F|.
-      bool accept = c * t * gn * gn > 1e-12 * std::abs(F)
-                        ? Fy <= F - c * t * gn * gn
-                        : M.norm(y, frechet_descent_direction(M, y, X, w)) < gn;
+      const bool accept = c * t * gn * gn > 1e-12 * std::abs(cur.F)
+                              ? next.F <= cur.F - c * t * gn * gn
+                              : M.norm(next.x, next.g) < gn;
       if (accept) {
-        x = y;
-        F = Fy;
+        cur = std::move(next);
         moved = true;
         break;
       }
@@ -81,13 +78,12 @@ inline FrechetResult frechet_mean(const Manifold& M, const Mat& X, const Vec& w,
     }
   }
   if (it == max_iter) {
-    Vec g = frechet_descent_direction(M, x, X, w);
-    res.grad_norm = M.norm(x, g);
+    res.grad_norm = M.norm(cur.x, cur.g);
     res.converged = res.grad_norm <= tol;
   }
-  res.mean = x;
+  res.mean = cur.x;
   res.iterations = it;
-  res.objective = F;
+  res.objective = cur.F;
   return res;
 }
 

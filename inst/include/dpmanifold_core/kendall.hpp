@@ -32,8 +32,25 @@ inline Vec rotate(const Vec& w, double phi) {
 inline double phase(const Vec& z, const Vec& w) {
   return std::atan2(times_i(z).dot(w), z.dot(w));
 }
-// Representative of the shape of w optimally rotated onto z.
-inline Vec align(const Vec& z, const Vec& w) { return rotate(w, -phase(z, w)); }
+// Representative of the shape of w optimally rotated onto z, into out
+// (length 2k, not aliasing z or w): w rotated by -phase(z, w).
+inline void align(const double* z, const double* w, Eigen::Index k, double* out) {
+  double re = 0.0, im = 0.0;  // <z, w> = re + i im
+  for (Eigen::Index i = 0; i < k; ++i) {
+    re += z[i] * w[i] + z[k + i] * w[k + i];
+    im += z[i] * w[k + i] - z[k + i] * w[i];
+  }
+  const double phi = std::atan2(im, re), c = std::cos(phi), s = std::sin(phi);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    out[i] = c * w[i] + s * w[k + i];
+    out[k + i] = c * w[k + i] - s * w[i];
+  }
+}
+inline Vec align(const Vec& z, const Vec& w) {
+  Vec out(w.size());
+  align(z.data(), w.data(), w.size() / 2, out.data());
+  return out;
+}
 
 }  // namespace kendall_ops
 
@@ -134,6 +151,47 @@ class KendallShape : public Manifold {
     return project_point(g);
   }
   int landmarks() const { return k_; }
+
+  // Batch kernels: the sphere's after alignment, with scratch per block.
+  double point_cost() const override { return 60.0 + 20.0 * k_; }
+  void frechet_block(const Vec& z, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    Vec work(4 * k_);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+      kendall_ops::align(z.data(), Q.col(j).data(), k_, work.data());
+      sphere_ops::frechet_column(z.data(), work.data(), 2 * k_, w ? w[j] : 1.0, g.data(), f,
+                                 work.data() + 2 * k_);
+    }
+  }
+  void log_block(const Vec& z, const ConstPoints& Q, OutPoints out) const override {
+    Vec work(2 * k_);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+      kendall_ops::align(z.data(), Q.col(j).data(), k_, work.data());
+      sphere_ops::log(z.data(), work.data(), 2 * k_, out.col(j).data());
+    }
+  }
+  void dist_block(const Vec& z, const ConstPoints& Q, double* d) const override {
+    Vec work(2 * k_);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+      kendall_ops::align(z.data(), Q.col(j).data(), k_, work.data());
+      d[j] = sphere_ops::angle(z.data(), work.data(), 2 * k_);
+    }
+  }
+  // clip_towards: x itself when no farther than r, else exp_c((r / d) log_c(x)).
+  void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+    Vec work(6 * k_);
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+      const double* x = X.col(j).data();
+      double* o = out.col(j).data();
+      kendall_ops::align(c.data(), x, k_, work.data());
+      if (!(sphere_ops::angle(c.data(), work.data(), 2 * k_) > r)) {
+        if (o != x)
+          for (Eigen::Index i = 0; i < 2 * k_; ++i) o[i] = x[i];
+        continue;
+      }
+      sphere_ops::clip_column(c.data(), r, work.data(), 2 * k_, o, work.data() + 2 * k_);
+    }
+  }
 
  private:
   // Orthonormal normal directions of the horizontal space at a preshape z.

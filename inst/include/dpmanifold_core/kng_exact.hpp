@@ -56,13 +56,6 @@
 
 namespace dpmanifold {
 
-// h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) for kappa > 0, else 1.
-inline double curvature_h(double s, double kappa) {
-  if (kappa <= 0.0 || s == 0.0) return 1.0;
-  const double a = s * std::sqrt(kappa);
-  return a / std::tan(a);
-}
-
 class KngExact {
  public:
   KngExact(const Manifold& M, const Mat& X, double sigma, const Ball& ball, double p_fail)
@@ -101,6 +94,7 @@ class KngExact {
   // False when the public bound on proposals exceeds the fixed cap (the
   // sampler then refuses before looking at the data).
   bool ok() const { return max_attempts_ > 0; }
+  Status status() const { return ok() ? Status::ok : Status::refused; }
   double acceptance_lb() const { return acc_lb_; }
   // the public bound on proposals per draw (when ok())
   long max_attempts() const { return max_attempts_; }
@@ -111,10 +105,11 @@ class KngExact {
     const int n = static_cast<int>(X_.cols());
     const double r = ball_.radius;
     std::vector<double> g(n);
+    dist_from(M_, ball_.center, X_, g.data());  // one parallel pass
     double cs = 0.0, ls = 0.0;
     for (int i = 0; i < n; ++i) {
-      poll_interrupt();
-      g[i] = r + std::min(ball_.dist_to_center(X_.col(i)), r);
+      poll_interrupt(50.0);
+      g[i] = r + std::min(g[i], r);
       cs += curvature_h(g[i], kmax_);
       ls += hessian_upper(g[i]);
     }
@@ -133,11 +128,11 @@ class KngExact {
       const int nr = 64, ng = 32;
       const double rho_max = 2.0 * r + delta_, wr = rho_max / nr, wg = r / ng;
       std::vector<double> cnt(nr * ng, 0.0);
-      auto dist_xhat = M_.dist_from(xhat_);
+      std::vector<double> rho(n);
+      dist_from(M_, xhat_, X_, rho.data());  // one parallel pass
       for (int i = 0; i < n; ++i) {
-        poll_interrupt();
-        const double rho = dist_xhat(X_.col(i)) + delta_;
-        const int a = std::min(nr - 1, std::max(0, static_cast<int>(rho / wr)));
+        const double rd = rho[i] + delta_;
+        const int a = std::min(nr - 1, std::max(0, static_cast<int>(rd / wr)));
         const int b = std::min(ng - 1, std::max(0, static_cast<int>((g[i] - r) / wg)));
         cnt[a * ng + b] += 1.0;
       }
@@ -217,10 +212,7 @@ class KngExact {
     const double r = ball_.radius;
     double best = curvature_h(2.0 * r, kmax_);
     if (kmax_ <= 0.0) return 1.0;
-    auto ht = [this](double v) {  // h as a function of v = dist^2
-      const double x = std::sqrt(kmax_ * v);
-      return x < 1e-8 ? 1.0 - kmax_ * v / 3.0 : x / std::tan(x);
-    };
+    auto ht = [this](double v) { return curvature_h(std::sqrt(v), kmax_); };  // h of v = dist^2
     const double vmax = 0.999 * M_PI * M_PI / kmax_;
     for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
       const double A = s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0;

@@ -41,17 +41,11 @@
 #include <vector>
 
 #include "samplers.hpp"
+#include "status.hpp"
 
 namespace dpmanifold {
 
 namespace polar {
-
-// log(sinh(x) / x) for x >= 0, without overflow.
-inline double log_sinhc(double x) {
-  x = std::fabs(x);
-  if (x < 20.0) return std::log(sinhc(x));
-  return x - std::log(2.0 * x) + std::log1p(-std::exp(-2.0 * x));
-}
 
 // log s_mu(t) with s_mu(t) = sin(sqrt(mu) t)/sqrt(mu), t, or
 // sinh(sqrt(-mu) t)/sqrt(-mu): concave in t for every mu. And its derivative.
@@ -360,7 +354,7 @@ class PolarLaplace {
     if (kind_ == Kind::growth) return gmin(r);
     double s = 0.0;
     for (const auto& e : spec_)
-      if (e.first < 0.0) s += e.second * polar::log_sinhc(std::sqrt(-e.first) * r);
+      if (e.first < 0.0) s += e.second * log_sinhc(std::sqrt(-e.first) * r);
     return s;
   }
   double log_j_lower(double r) const {
@@ -380,7 +374,7 @@ class PolarLaplace {
     for (const auto& e : spec_) {
       if (e.second == 0 || e.first == 0.0) continue;
       const double x = std::sqrt(std::fabs(e.first)) * t;
-      s += e.second * (e.first > 0 ? std::log(sinc(x)) : polar::log_sinhc(x));
+      s += e.second * (e.first > 0 ? std::log(sinc(x)) : log_sinhc(x));
     }
     return s;
   }
@@ -589,6 +583,7 @@ struct LaplacePlan {
   long max_attempts = -1;   // public bound on proposals; -1: refused
   bool improper = false;    // untruncated law not normalisable (sigma too large)
   bool ok() const { return !improper && max_attempts > 0; }
+  Status status() const { return improper ? Status::improper : ok() ? Status::ok : Status::refused; }
 };
 
 class BallLaplace {

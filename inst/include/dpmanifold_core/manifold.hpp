@@ -28,6 +28,10 @@ namespace dpmanifold {
 
 using Vec = Eigen::VectorXd;
 using Mat = Eigen::MatrixXd;
+// A block of points or tangent vectors: the columns of a column-major
+// ambient_dim x m array (a matrix, a map of R's memory, a range of columns).
+using ConstPoints = Eigen::Ref<const Mat>;
+using OutPoints = Eigen::Ref<Mat>;
 
 // Scalar function f(mu, L) applied to the curvature eigen-components of a
 // tangent vector (see jacobi_apply below).
@@ -43,15 +47,32 @@ inline double sinhc(double x) {
   if (std::fabs(x) < 1e-4) return 1.0 + x * x / 6.0 + x * x * x * x / 120.0;
   return std::sinh(x) / x;
 }
+// log(sinh(x)/x), without overflow for large |x| (the volume growth of
+// negatively curved spaces; the one home of this formula).
+inline double log_sinhc(double x) {
+  x = std::fabs(x);
+  if (x < 20.0) return std::log(sinhc(x));
+  return x - std::log(2.0 * x) + std::log1p(-std::exp(-2.0 * x));
+}
+// h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) for kappa > 0, else 1: the
+// Hessian comparison factor of dist(., x)^2 / 2 at distance s on a manifold
+// of sectional curvature at most kappa (the KNG envelope and sensitivities;
+// the one home of this formula).
+inline double curvature_h(double s, double kappa) {
+  if (kappa <= 0.0 || s == 0.0) return 1.0;
+  const double a = s * std::sqrt(kappa);
+  return a / std::tan(a);
+}
 
 // Euclidean norm without overflow or underflow of the squares: the plain
 // sqrt(sum of squares) in the normal range (the same value as v.norm()),
 // Eigen's scaled stableNorm() when the sum of squares leaves it (entries
 // beyond ~1e154 or below ~1e-154).
-inline double robust_norm(const Vec& v) {
+template <class V>
+inline double robust_norm(const Eigen::MatrixBase<V>& v) {
   const double s = v.squaredNorm();
   if (s > 1e-290 && s < 1e290) return std::sqrt(s);
-  return v.stableNorm();
+  return v.eval().stableNorm();
 }
 
 class Manifold {
@@ -129,6 +150,57 @@ class Manifold {
     double d = dist(center, x);
     if (!(d > radius)) return x;
     return exp(center, (radius / d) * log(center, x));
+  }
+
+  // --- Batch kernels: one virtual call per block of points (batch.hpp cuts
+  // the data into blocks and runs them on several threads at once, so they
+  // must not touch shared state, draw random numbers or poll interrupts).
+  // The defaults loop over the per-point operations; the manifolds override
+  // them with loops that allocate nothing per point.
+  //
+  // Cost of one exp, log or distance, in the work units of interrupt.hpp
+  // (sizes of the parallel chunks, interrupt polling).
+  virtual double point_cost() const { return 30.0 * ambient_dim(); }
+  // g += sum_j w_j log_p(q_j) and f += sum_j w_j dist(p, q_j)^2 over the
+  // columns q_j of Q, in the order of j (w = nullptr: all weights 1).
+  virtual void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                             double& f) const {
+    auto dist_p = dist_from(p);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+      const Vec q = Q.col(j);
+      const double d = dist_p(q), wj = w ? w[j] : 1.0;
+      g += wj * log(p, q);
+      f += wj * d * d;
+    }
+  }
+  // out.col(j) = log_p(q_j).
+  virtual void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const {
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) out.col(j) = log(p, Q.col(j));
+  }
+  // d[j] = dist(p, q_j).
+  virtual void dist_block(const Vec& p, const ConstPoints& Q, double* d) const {
+    auto dist_p = dist_from(p);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = dist_p(Q.col(j));
+  }
+  // out.col(j) = clip_towards(c, x_j, r) (out may alias X).
+  virtual void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const {
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+      const Vec x = X.col(j);
+      out.col(j) = clip_towards(c, x, r);
+    }
+  }
+  // Regression residuals at (p, v) for data (t[j], y_j): yhat = exp_p(t[j] v),
+  // eps = log_yhat(y_j), back.col(j) = eps transported back to p along the
+  // geodesic, len[j] = |eps|.
+  virtual void residual_block(const Vec& p, const Vec& v, const double* t, const ConstPoints& Y,
+                              OutPoints back, double* len) const {
+    for (Eigen::Index j = 0; j < Y.cols(); ++j) {
+      const Vec tv = t[j] * v;
+      const Vec yhat = exp(p, tv);
+      const Vec eps = log(yhat, Y.col(j));
+      len[j] = norm(yhat, eps);
+      back.col(j) = transport_along(yhat, -geodesic_velocity(p, tv), eps);
+    }
   }
 
   // Parallel transport of w from p along t -> exp_p(t v), t in [0, 1].
@@ -215,9 +287,8 @@ class Manifold {
       const double a = std::sqrt(std::fabs(e.first)) * t;
       if (e.first > 0.0) {
         out += e.second * std::log(sinc(a));
-      } else if (e.first < 0.0) {  // log(sinh(a)/a) without overflow
-        out += e.second * (a < 20.0 ? std::log(sinhc(a))
-                                    : a - std::log(2.0 * a) + std::log1p(-std::exp(-2.0 * a)));
+      } else if (e.first < 0.0) {
+        out += e.second * log_sinhc(a);
       }
     }
     return out;

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "batch.hpp"
 #include "manifold.hpp"
 
 namespace dpmanifold {
@@ -223,11 +224,9 @@ struct LaplaceLogTarget {
 };
 
 // K-norm gradient of the Frechet objective: (1/n) sum_j log_y(x_j) is minus
-// the gradient of F at y.
-inline Vec kng_gradient(const Manifold& M, const Vec& y, const Mat& X) {
-  Vec g = Vec::Zero(y.size());
-  for (int j = 0; j < X.cols(); ++j) g += M.log(y, X.col(j));
-  return g / static_cast<double>(X.cols());
+// the gradient of F at y (one parallel pass, batch.hpp).
+inline Vec kng_gradient(const Manifold& M, const Vec& y, const ConstPoints& X) {
+  return frechet_sums(M, y, X, Vec()).g / static_cast<double>(X.cols());
 }
 
 struct KngLogTarget {

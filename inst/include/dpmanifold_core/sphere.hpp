@@ -6,22 +6,30 @@
 #include "complement_basis.hpp"
 #include "manifold.hpp"
 
+#include <cmath>
+
 #include <memory>
 
 namespace dpmanifold {
 
 namespace sphere_ops {
 
-// Angle between unit vectors, accurate near 0 and near pi, and symmetric.
-inline double angle(const Vec& p, const Vec& q) {
-  return 2.0 * std::atan2((p - q).norm(), (p + q).norm());
-}
+// The kernels work on raw arrays of length D (a point is a unit vector), so
+// that the per-point operations and the batch kernels over columns of data
+// are one code, and the batch loops allocate nothing.
 
-inline Vec exp(const Vec& p, const Vec& v) {
-  double L = robust_norm(v);
-  Vec out = std::cos(L) * p + sinc(L) * v;
-  return out / out.norm();  // remove rounding drift off the sphere
+// Angle between unit vectors, accurate near 0 and near pi, and symmetric:
+// 2 atan2(|p - q|, |p + q|).
+inline double angle(const double* p, const double* q, Eigen::Index D) {
+  double a = 0.0, b = 0.0;
+  for (Eigen::Index i = 0; i < D; ++i) {
+    const double m = p[i] - q[i], s = p[i] + q[i];
+    a += m * m;
+    b += s * s;
+  }
+  return 2.0 * std::atan2(std::sqrt(a), std::sqrt(b));
 }
+inline double angle(const Vec& p, const Vec& q) { return angle(p.data(), q.data(), p.size()); }
 
 // A fixed unit vector orthogonal to p: used at the cut locus, where log is
 // not unique. We return pi times this direction (documented in R).
@@ -33,15 +41,50 @@ inline Vec cut_locus_direction(const Vec& p) {
   return e / e.norm();
 }
 
-inline Vec log(const Vec& p, const Vec& q) {
-  Vec w = q - p.dot(q) * p;
-  double s = w.norm();
-  double theta = angle(p, q);
-  if (s < 1e-15) {
-    if (p.dot(q) > 0) return Vec::Zero(p.size());
-    return M_PI * cut_locus_direction(p);
+// log_p(q) into out (length D, not aliasing p or q); returns dist(p, q).
+inline double log(const double* p, const double* q, Eigen::Index D, double* out) {
+  double dot = 0.0;
+  for (Eigen::Index i = 0; i < D; ++i) dot += p[i] * q[i];
+  double s2 = 0.0;
+  for (Eigen::Index i = 0; i < D; ++i) {
+    out[i] = q[i] - dot * p[i];
+    s2 += out[i] * out[i];
   }
-  return (theta / s) * w;
+  const double s = std::sqrt(s2), theta = angle(p, q, D);
+  if (s < 1e-15) {
+    if (dot > 0) {
+      for (Eigen::Index i = 0; i < D; ++i) out[i] = 0.0;
+    } else {
+      Eigen::Map<Vec>(out, D) = M_PI * cut_locus_direction(Eigen::Map<const Vec>(p, D));
+    }
+    return theta;
+  }
+  const double f = theta / s;
+  for (Eigen::Index i = 0; i < D; ++i) out[i] *= f;
+  return theta;
+}
+inline Vec log(const Vec& p, const Vec& q) {
+  Vec out(p.size());
+  log(p.data(), q.data(), p.size(), out.data());
+  return out;
+}
+
+// exp_p(v) into out (length D, not aliasing p or v).
+inline void exp(const double* p, const double* v, Eigen::Index D, double* out) {
+  const double L = robust_norm(Eigen::Map<const Vec>(v, D));
+  const double c = std::cos(L), sc = sinc(L);
+  double n2 = 0.0;
+  for (Eigen::Index i = 0; i < D; ++i) {
+    out[i] = c * p[i] + sc * v[i];
+    n2 += out[i] * out[i];
+  }
+  const double n = std::sqrt(n2);  // remove rounding drift off the sphere
+  for (Eigen::Index i = 0; i < D; ++i) out[i] /= n;
+}
+inline Vec exp(const Vec& p, const Vec& v) {
+  Vec out(p.size());
+  exp(p.data(), v.data(), p.size(), out.data());
+  return out;
 }
 
 // Transport of w from p along t -> exp_p(t v): the component along the
@@ -52,6 +95,30 @@ inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
   Vec e = v / L;
   double a = e.dot(w);
   return w + a * ((std::cos(L) - 1.0) * e - std::sin(L) * p);
+}
+
+// The batch kernels of the sphere and of Kendall's shape space (after
+// alignment), on columns of data; `work` has length D.
+inline void frechet_column(const double* p, const double* q, Eigen::Index D, double wj, double* g,
+                           double& f, double* work) {
+  const double d = log(p, q, D, work);
+  for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * work[i];
+  f += wj * d * d;
+}
+// The point at distance r from c towards x (x itself when no farther), into
+// out (which may be x); `work` has length 2D.
+inline void clip_column(const double* c, double r, const double* x, Eigen::Index D, double* out,
+                        double* work) {
+  const double d = log(c, x, D, work);
+  if (!(d > r)) {
+    if (out != x)
+      for (Eigen::Index i = 0; i < D; ++i) out[i] = x[i];
+    return;
+  }
+  const double f = r / d;
+  for (Eigen::Index i = 0; i < D; ++i) work[i] *= f;
+  exp(c, work, D, work + D);
+  for (Eigen::Index i = 0; i < D; ++i) out[i] = work[D + i];
 }
 
 // z -> exp_p(sum_i z_i b_i) on a unit sphere, b the complement basis B of
@@ -99,6 +166,56 @@ class Sphere : public SpaceForm {
     Vec z(d_ + 1);
     for (int i = 0; i <= d_; ++i) z(i) = rng.normal();
     return project_tangent(p, z);
+  }
+
+  // Batch kernels: the per-point formulas above on the columns, with one
+  // scratch vector per block.
+  double point_cost() const override { return 40.0 + 10.0 * (d_ + 1); }
+  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    const Eigen::Index D = d_ + 1;
+    Vec work(D);
+    for (Eigen::Index j = 0; j < Q.cols(); ++j)
+      sphere_ops::frechet_column(p.data(), Q.col(j).data(), D, w ? w[j] : 1.0, g.data(), f, work.data());
+  }
+  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
+    for (Eigen::Index j = 0; j < Q.cols(); ++j)
+      sphere_ops::log(p.data(), Q.col(j).data(), d_ + 1, out.col(j).data());
+  }
+  void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
+    for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = sphere_ops::angle(p.data(), Q.col(j).data(), d_ + 1);
+  }
+  void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+    Vec work(2 * (d_ + 1));
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+      sphere_ops::clip_column(c.data(), r, X.col(j).data(), d_ + 1, out.col(j).data(), work.data());
+  }
+  // yhat = exp_p(t v) = cos(tL) p + sin(tL) e (e = v / L); the velocity
+  // there is tL (cos(tL) e - sin(tL) p), and the transport back along it
+  // turns the component of eps along u = sin(tL) p - cos(tL) e (the unit
+  // backward direction) into p-space: eps + a ((cos(tL) - 1) u - sin(tL) yhat),
+  // a = <u, eps>.
+  void residual_block(const Vec& p, const Vec& v, const double* t, const ConstPoints& Y, OutPoints back,
+                      double* len) const override {
+    const Eigen::Index D = d_ + 1;
+    const double L = robust_norm(v);
+    Vec tv(D), yhat(D), eps(D);
+    for (Eigen::Index j = 0; j < Y.cols(); ++j) {
+      for (Eigen::Index i = 0; i < D; ++i) tv[i] = t[j] * v[i];
+      sphere_ops::exp(p.data(), tv.data(), D, yhat.data());
+      len[j] = sphere_ops::log(yhat.data(), Y.col(j).data(), D, eps.data());
+      const double tl = std::fabs(t[j]) * L;
+      double* b = back.col(j).data();
+      if (!(tl >= 1e-300)) {
+        for (Eigen::Index i = 0; i < D; ++i) b[i] = eps[i];
+        continue;
+      }
+      const double cs = std::cos(tl), sn = std::sin(tl), sg = t[j] < 0 ? -1.0 : 1.0;
+      double a = 0.0;  // <u, eps>, u = sin(tl) p - cos(tl) e, e = sign(t) v / L
+      for (Eigen::Index i = 0; i < D; ++i) a += (sn * p[i] - cs * sg * v[i] / L) * eps[i];
+      for (Eigen::Index i = 0; i < D; ++i)
+        b[i] = eps[i] + a * ((cs - 1.0) * (sn * p[i] - cs * sg * v[i] / L) - sn * yhat[i]);
+    }
   }
   // Uniform on the sphere.
   Vec random_point(Rng& rng) const override {

@@ -1,0 +1,50 @@
+// The one failure protocol of the exact samplers (SPEC section 6). An exact
+// sampler runs each rejection loop for at most a public number of
+// proposals, chosen so that the loop reaches it with probability below
+// kFailureProbability (failures must be negligible, so that a failure is
+// not a data-dependent signal), and reports one of these outcomes; the R
+// side turns every outcome but `ok` into a classed error whose message
+// names public quantities only.
+#ifndef DPMANIFOLD_STATUS_HPP
+#define DPMANIFOLD_STATUS_HPP
+
+#include <stdexcept>
+
+namespace dpmanifold {
+
+// Failure probability certified for one exact draw.
+constexpr double kFailureProbability = 1e-10;
+
+enum class Status {
+  ok,
+  improper,  // the untruncated law is not normalisable at these public parameters
+  refused,   // the public bound on proposals would exceed the cap (decided without data)
+  exhausted  // the bound was reached (probability below the certified one)
+};
+
+// The names the R side reads ("ok", "improper", "refused", "exhausted").
+inline const char* status_name(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::improper: return "improper";
+    case Status::refused: return "refused";
+    case Status::exhausted: return "exhausted";
+  }
+  return "unknown";
+}
+
+// For a sampler deep inside an algorithm that cannot return its status:
+// thrown, and turned by the host into the same outcome (the R glue: an
+// error of class "dpmanifold_sampler_status" with fields `status` and
+// `max_attempts`).
+class SamplerStopped : public std::runtime_error {
+ public:
+  SamplerStopped(Status s, double max_attempts)
+      : std::runtime_error(status_name(s)), status(s), max_attempts(max_attempts) {}
+  Status status;
+  double max_attempts;
+};
+
+}  // namespace dpmanifold
+
+#endif
