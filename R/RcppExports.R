@@ -41,8 +41,8 @@ cpp_dist <- function(M, P, Q) {
     .Call(`_dpmanifold_cpp_dist`, M, P, Q)
 }
 
-cpp_dist_matrix <- function(M, P, Q) {
-    .Call(`_dpmanifold_cpp_dist_matrix`, M, P, Q)
+cpp_dist_matrix <- function(M, P, Qr) {
+    .Call(`_dpmanifold_cpp_dist_matrix`, M, P, Qr)
 }
 
 cpp_inner <- function(M, P, U, V) {
@@ -69,8 +69,8 @@ cpp_random_tangent <- function(M, P, n) {
     .Call(`_dpmanifold_cpp_random_tangent`, M, P, n)
 }
 
-cpp_clip_to_ball <- function(M, center, X, radius) {
-    .Call(`_dpmanifold_cpp_clip_to_ball`, M, center, X, radius)
+cpp_clip_to_ball <- function(M, center, Xr, radius) {
+    .Call(`_dpmanifold_cpp_clip_to_ball`, M, center, Xr, radius)
 }
 
 cpp_kendall_align <- function(M, z, Z) {

@@ -13,14 +13,14 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // cpp_frechet_mean
-Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter, double tol);
+Rcpp::List cpp_frechet_mean(Rcpp::List M, Rcpp::NumericVector X, Rcpp::NumericVector w, VectorXd x0, int max_iter, double tol);
 RcppExport SEXP _dpmanifold_cpp_frechet_mean(SEXP MSEXP, SEXP XSEXP, SEXP wSEXP, SEXP x0SEXP, SEXP max_iterSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
-    Rcpp::traits::input_parameter< VectorXd >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< VectorXd >::type x0(x0SEXP);
     Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
@@ -29,27 +29,27 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_kng_gradient
-MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X);
+MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, Rcpp::NumericVector X);
 RcppExport SEXP _dpmanifold_cpp_kng_gradient(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient(M, Y, X));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_kng_gradient_norm
-Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X);
+Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, Rcpp::NumericVector X);
 RcppExport SEXP _dpmanifold_cpp_kng_gradient_norm(SEXP MSEXP, SEXP YSEXP, SEXP XSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< MatrixXd >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_kng_gradient_norm(M, Y, X));
     return rcpp_result_gen;
 END_RCPP
@@ -145,15 +145,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_dist_matrix
-Rcpp::NumericMatrix cpp_dist_matrix(Rcpp::List M, MatrixXd P, MatrixXd Q);
-RcppExport SEXP _dpmanifold_cpp_dist_matrix(SEXP MSEXP, SEXP PSEXP, SEXP QSEXP) {
+Rcpp::NumericMatrix cpp_dist_matrix(Rcpp::List M, MatrixXd P, Rcpp::NumericVector Qr);
+RcppExport SEXP _dpmanifold_cpp_dist_matrix(SEXP MSEXP, SEXP PSEXP, SEXP QrSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type Q(QSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_dist_matrix(M, P, Q));
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type Qr(QrSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dist_matrix(M, P, Qr));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -237,16 +237,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_clip_to_ball
-MatrixXd cpp_clip_to_ball(Rcpp::List M, VectorXd center, MatrixXd X, double radius);
-RcppExport SEXP _dpmanifold_cpp_clip_to_ball(SEXP MSEXP, SEXP centerSEXP, SEXP XSEXP, SEXP radiusSEXP) {
+Rcpp::NumericMatrix cpp_clip_to_ball(Rcpp::List M, VectorXd center, Rcpp::NumericVector Xr, double radius);
+RcppExport SEXP _dpmanifold_cpp_clip_to_ball(SEXP MSEXP, SEXP centerSEXP, SEXP XrSEXP, SEXP radiusSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
     Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type Xr(XrSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_clip_to_ball(M, center, X, radius));
+    rcpp_result_gen = Rcpp::wrap(cpp_clip_to_ball(M, center, Xr, radius));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -359,13 +359,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_rkng_exact
-Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, int n);
+Rcpp::List cpp_rkng_exact(Rcpp::List M, Rcpp::NumericVector X, double sigma, VectorXd center, double radius, int n);
 RcppExport SEXP _dpmanifold_cpp_rkng_exact(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP nSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
@@ -375,13 +375,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_rkng_mcmc
-Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius, Rcpp::List mcmc);
+Rcpp::List cpp_rkng_mcmc(Rcpp::List M, Rcpp::NumericVector X, double sigma, VectorXd center, double radius, Rcpp::List mcmc);
 RcppExport SEXP _dpmanifold_cpp_rkng_mcmc(SEXP MSEXP, SEXP XSEXP, SEXP sigmaSEXP, SEXP centerSEXP, SEXP radiusSEXP, SEXP mcmcSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
     Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< VectorXd >::type center(centerSEXP);
     Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);

@@ -91,6 +91,18 @@ auto with_manifold_rng(const Rcpp::List& M, F&& f)
     rethrow_for_r(); \
   }
 
+// The points of an R matrix of doubles (ambient_dim x n), read in place: a
+// pass over 1e7 points should not begin by copying them. R's integer
+// matrices arrive converted (Rcpp copies those); a vector is one column.
+inline Eigen::Map<const Eigen::MatrixXd> points_in_place(const Rcpp::NumericVector& x) {
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (Rf_length(dim) == 2) return Eigen::Map<const Eigen::MatrixXd>(x.begin(), INTEGER(dim)[0], INTEGER(dim)[1]);
+  return Eigen::Map<const Eigen::MatrixXd>(x.begin(), x.size(), 1);
+}
+inline Eigen::Map<const Eigen::VectorXd> vector_in_place(const Rcpp::NumericVector& x) {
+  return Eigen::Map<const Eigen::VectorXd>(x.begin(), x.size());
+}
+
 // Column j of an ambient x n matrix, recycling a single column.
 inline Eigen::VectorXd col_recycled(const Eigen::MatrixXd& X, int j) {
   return X.col(X.cols() == 1 ? 0 : j);

@@ -6,10 +6,10 @@
 #include <dpmanifold_core/samplers.hpp>
 
 // [[Rcpp::export]]
-Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, int max_iter,
-                            double tol) {
+Rcpp::List cpp_frechet_mean(Rcpp::List M, Rcpp::NumericVector X, Rcpp::NumericVector w, VectorXd x0,
+                            int max_iter, double tol) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    auto r = dpm::frechet_mean(m, X, w, x0, max_iter, tol);
+    auto r = dpm::frechet_mean(m, points_in_place(X), vector_in_place(w), x0, max_iter, tol);
     return Rcpp::List::create(Rcpp::Named("mean") = r.mean, Rcpp::Named("iterations") = r.iterations,
                               Rcpp::Named("grad_norm") = r.grad_norm,
                               Rcpp::Named("objective") = r.objective,
@@ -19,20 +19,21 @@ Rcpp::List cpp_frechet_mean(Rcpp::List M, MatrixXd X, VectorXd w, VectorXd x0, i
 
 // KNG gradient (1/n) sum log_y(x_j) at each column of Y.
 // [[Rcpp::export]]
-MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, MatrixXd X) {
+MatrixXd cpp_kng_gradient(Rcpp::List M, MatrixXd Y, Rcpp::NumericVector X) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
     MatrixXd out(Y.rows(), Y.cols());
-    for (int j = 0; j < Y.cols(); ++j) out.col(j) = dpm::kng_gradient(m, Y.col(j), X);
+    for (int j = 0; j < Y.cols(); ++j) out.col(j) = dpm::kng_gradient(m, Y.col(j), points_in_place(X));
     return out;
   });
 }
 
 // Norm of the KNG gradient at each column of Y.
 // [[Rcpp::export]]
-Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, MatrixXd X) {
+Rcpp::NumericVector cpp_kng_gradient_norm(Rcpp::List M, MatrixXd Y, Rcpp::NumericVector X) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
     Rcpp::NumericVector out(Y.cols());
-    for (int j = 0; j < Y.cols(); ++j) out[j] = m.norm(Y.col(j), dpm::kng_gradient(m, Y.col(j), X));
+    for (int j = 0; j < Y.cols(); ++j)
+      out[j] = m.norm(Y.col(j), dpm::kng_gradient(m, Y.col(j), points_in_place(X)));
     return out;
   });
 }

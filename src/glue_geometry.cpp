@@ -229,8 +229,9 @@ Rcpp::NumericVector cpp_dist(Rcpp::List M, MatrixXd P, MatrixXd Q) {
 // Pairwise distance matrix between the columns of P and of Q: row i holds
 // the distances from column i of P (one batch pass over Q per row).
 // [[Rcpp::export]]
-Rcpp::NumericMatrix cpp_dist_matrix(Rcpp::List M, MatrixXd P, MatrixXd Q) {
+Rcpp::NumericMatrix cpp_dist_matrix(Rcpp::List M, MatrixXd P, Rcpp::NumericVector Qr) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
+    const auto Q = points_in_place(Qr);
     Rcpp::NumericMatrix out(P.cols(), Q.cols());
     std::vector<double> row(Q.cols());
     for (int i = 0; i < P.cols(); ++i) {
@@ -327,10 +328,12 @@ MatrixXd cpp_random_tangent(Rcpp::List M, MatrixXd P, int n) {
 // Each column of X moved onto the closed ball B_radius(center) along the
 // geodesic from the centre (columns inside are returned unchanged).
 // [[Rcpp::export]]
-MatrixXd cpp_clip_to_ball(Rcpp::List M, VectorXd center, MatrixXd X, double radius) {
+Rcpp::NumericMatrix cpp_clip_to_ball(Rcpp::List M, VectorXd center, Rcpp::NumericVector Xr, double radius) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    MatrixXd out(X.rows(), X.cols());
-    dpm::clip_to_ball(m, center, radius, X, out);
+    const auto X = points_in_place(Xr);
+    Rcpp::NumericMatrix out(X.rows(), X.cols());
+    Eigen::Map<MatrixXd> o(out.begin(), X.rows(), X.cols());
+    dpm::clip_to_ball(m, center, radius, X, o);
     return out;
   });
 }

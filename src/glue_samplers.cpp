@@ -102,11 +102,11 @@ Rcpp::List cpp_rlaplace_mcmc(Rcpp::List M, VectorXd mean, double sigma, VectorXd
 
 // n exact draws of the KNG law of the data X on B_radius(center).
 // [[Rcpp::export]]
-Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
-                          int n) {
+Rcpp::List cpp_rkng_exact(Rcpp::List M, Rcpp::NumericVector X, double sigma, VectorXd center,
+                          double radius, int n) {
   return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
     dpm::Ball ball(m, center, radius);
-    dpm::KngExact law(m, X, sigma, ball, dpm::kFailureProbability);
+    dpm::KngExact law(m, points_in_place(X), sigma, ball, dpm::kFailureProbability);
     MatrixXd draws(m.ambient_dim(), n);
     if (!law.ok()) return sampler_result(law.status(), draws, dpm::kMaxProposals);
     VectorXd y;
@@ -123,12 +123,13 @@ Rcpp::List cpp_rkng_exact(Rcpp::List M, MatrixXd X, double sigma, VectorXd cente
 // step is public: public_mcmc_step(sigma / c, d), c = h(2r, kappa_max), the
 // scale of the Laplace law that envelopes the KNG law.
 // [[Rcpp::export]]
-Rcpp::List cpp_rkng_mcmc(Rcpp::List M, MatrixXd X, double sigma, VectorXd center, double radius,
-                         Rcpp::List mcmc) {
+Rcpp::List cpp_rkng_mcmc(Rcpp::List M, Rcpp::NumericVector X, double sigma, VectorXd center,
+                         double radius, Rcpp::List mcmc) {
   return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
     dpm::Ball ball(m, center, radius);
     dpm::MCMCSettings s = mcmc_from_r(mcmc);
-    dpm::KngLogTarget target{m, X, sigma};
+    const auto Xd = points_in_place(X);
+    dpm::KngLogTarget target{m, Xd, sigma};
     const double c = dpm::curvature_h(2.0 * radius, m.kappa_max());
     const VectorXd start = dpm::public_chain_start(m, ball, sigma / c, rng);
     auto r = dpm::metropolis_hastings(m, target, ball, start, dpm::public_mcmc_step(sigma / c, m.dim()), s, rng);

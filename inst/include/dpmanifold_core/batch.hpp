@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <string>
 #include <vector>
 
 #ifdef _OPENMP
@@ -115,7 +116,7 @@ struct FrechetSums {
   Vec g;
   double f = 0.0;
 };
-inline FrechetSums frechet_sums(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w) {
+inline FrechetSums frechet_sums(const Manifold& M, const Vec& x, const ConstPoints& X, const ConstWeights& w) {
   const Eigen::Index n = X.cols(), chunk = chunk_size(M.point_cost());
   const Eigen::Index nc = (n + chunk - 1) / chunk;
   Mat g_part = Mat::Zero(x.size(), std::max<Eigen::Index>(nc, 1));
@@ -153,13 +154,60 @@ inline void dist_from(const Manifold& M, const Vec& p, const ConstPoints& X, dou
 
 // out.col(j) = the point of the closed ball B_radius(center) on the geodesic
 // from the centre to X.col(j), or X.col(j) itself when it is in the ball
-// (out may be X).
-inline void clip_to_ball(const Manifold& M, const Vec& center, double radius, const ConstPoints& X,
-                         OutPoints out) {
-  for_chunks(X.cols(), chunk_size(M.point_cost()), 2.0 * M.point_cost(),
-             [&](Eigen::Index, Eigen::Index b, Eigen::Index e) {
-               M.clip_block(center, radius, X.middleCols(b, e - b), out.middleCols(b, e - b));
-             });
+// (out may be X). Returns the number of columns moved.
+inline Eigen::Index clip_to_ball(const Manifold& M, const Vec& center, double radius, const ConstPoints& X,
+                                 OutPoints out) {
+  const Eigen::Index n = X.cols(), chunk = chunk_size(M.point_cost());
+  std::vector<Eigen::Index> moved((n + chunk - 1) / chunk, 0);
+  for_chunks(n, chunk, 2.0 * M.point_cost(), [&](Eigen::Index c, Eigen::Index b, Eigen::Index e) {
+    moved[c] = M.clip_block(center, radius, X.middleCols(b, e - b), out.middleCols(b, e - b));
+  });
+  Eigen::Index total = 0;
+  for (Eigen::Index m : moved) total += m;
+  return total;
+}
+
+// The data of a release, in place, in parallel: each column of X is checked
+// (check_point), projected onto the manifold and moved onto the closed ball
+// B_radius(center); a column that is a point double precision does not hold
+// (check_accuracy: not refused for its value, SPEC section 6) becomes the
+// centre. Returns the index of the first column that is not a point at all
+// (its reason in `why`), or -1; `moved` counts the columns replaced or
+// moved onto the ball. The same result as the sequential loop, whatever
+// the number of threads.
+inline Eigen::Index prepare_points(const Manifold& M, OutPoints X, const Vec& center, double radius,
+                                   double tol, std::string& why, long& moved) {
+  const Eigen::Index n = X.cols(), chunk = chunk_size(M.point_cost());
+  const Eigen::Index nc = (n + chunk - 1) / chunk;
+  std::vector<Eigen::Index> bad(nc, -1), count(nc, 0);
+  std::vector<std::string> reason(nc);
+  for_chunks(n, chunk, 3.0 * M.point_cost(), [&](Eigen::Index c, Eigen::Index b, Eigen::Index e) {
+    Vec p(X.rows());
+    for (Eigen::Index j = b; j < e; ++j) {
+      p = X.col(j);
+      const std::string r = M.check_point(p, tol);
+      if (r.empty()) {
+        X.col(j) = M.project_point(p);
+      } else if (!M.check_accuracy(p, tol).empty()) {
+        X.col(j) = center;
+        ++count[c];
+      } else {
+        bad[c] = j;
+        reason[c] = r;
+        return;
+      }
+    }
+    count[c] += M.clip_block(center, radius, X.middleCols(b, e - b), X.middleCols(b, e - b));
+  });
+  moved = 0;
+  for (Eigen::Index c = 0; c < nc; ++c) {
+    if (bad[c] >= 0) {
+      why = reason[c];
+      return bad[c];
+    }
+    moved += static_cast<long>(count[c]);
+  }
+  return -1;
 }
 
 // The residual pass of geodesic regression at (p, v) for data (t_i, y_i):

@@ -24,23 +24,23 @@ struct FrechetState {
   Vec x, g;
   double F = 0.0;
 };
-inline FrechetState frechet_state(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w,
+inline FrechetState frechet_state(const Manifold& M, const Vec& x, const ConstPoints& X, const ConstWeights& w,
                                   double wsum) {
   FrechetSums s = frechet_sums(M, x, X, w);
   return {x, s.g / wsum, s.f / (2.0 * wsum)};
 }
 
-inline double frechet_objective(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w) {
+inline double frechet_objective(const Manifold& M, const Vec& x, const ConstPoints& X, const ConstWeights& w) {
   return frechet_state(M, x, X, w, w.sum()).F;
 }
-inline Vec frechet_descent_direction(const Manifold& M, const Vec& x, const ConstPoints& X, const Vec& w) {
+inline Vec frechet_descent_direction(const Manifold& M, const Vec& x, const ConstPoints& X, const ConstWeights& w) {
   return frechet_state(M, x, X, w, w.sum()).g;
 }
 
 // The unit step exp_x(grad) is exact on flat metrics (one iteration on R^d
 // and log-Euclidean SPD: the closed form); elsewhere backtracking halves it
 // until the Armijo condition F(new) <= F(x) - c t |g|^2 holds.
-inline FrechetResult frechet_mean(const Manifold& M, const ConstPoints& X, const Vec& w, const Vec& x0,
+inline FrechetResult frechet_mean(const Manifold& M, const ConstPoints& X, const ConstWeights& w, const Vec& x0,
                                   int max_iter, double tol) {
   FrechetResult res;
   const double wsum = w.sum();

@@ -178,8 +178,9 @@ class KendallShape : public Manifold {
     }
   }
   // clip_towards: x itself when no farther than r, else exp_c((r / d) log_c(x)).
-  void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+  Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
     Vec work(6 * k_);
+    Eigen::Index moved = 0;
     for (Eigen::Index j = 0; j < X.cols(); ++j) {
       const double* x = X.col(j).data();
       double* o = out.col(j).data();
@@ -190,7 +191,9 @@ class KendallShape : public Manifold {
         continue;
       }
       sphere_ops::clip_column(c.data(), r, work.data(), 2 * k_, o, work.data() + 2 * k_);
+      ++moved;
     }
+    return moved;
   }
 
  private:

@@ -58,7 +58,7 @@ namespace dpmanifold {
 
 class KngExact {
  public:
-  KngExact(const Manifold& M, const Mat& X, double sigma, const Ball& ball, double p_fail)
+  KngExact(const Manifold& M, const ConstPoints& X, double sigma, const Ball& ball, double p_fail)
       : M_(M), X_(X), sigma_(sigma), ball_(ball) {
     const double r = ball.radius;
     if (!std::isfinite(r)) throw std::invalid_argument("KNG needs a finite public radius");
@@ -235,7 +235,7 @@ class KngExact {
   }
 
   const Manifold& M_;
-  const Mat& X_;
+  ConstPoints X_;  // a view of the caller's data (a matrix or a map: never a temporary)
   double sigma_;
   Ball ball_;
   double kmax_ = 0.0, kmin_ = 0.0;

@@ -32,6 +32,7 @@ using Mat = Eigen::MatrixXd;
 // ambient_dim x m array (a matrix, a map of R's memory, a range of columns).
 using ConstPoints = Eigen::Ref<const Mat>;
 using OutPoints = Eigen::Ref<Mat>;
+using ConstWeights = Eigen::Ref<const Vec>;
 
 // Scalar function f(mu, L) applied to the curvature eigen-components of a
 // tangent vector (see jacobi_apply below).
@@ -182,12 +183,16 @@ class Manifold {
     auto dist_p = dist_from(p);
     for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = dist_p(Q.col(j));
   }
-  // out.col(j) = clip_towards(c, x_j, r) (out may alias X).
-  virtual void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const {
+  // out.col(j) = clip_towards(c, x_j, r) (out may alias X); returns the
+  // number of columns moved (those farther than r).
+  virtual Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const {
+    Eigen::Index moved = 0;
     for (Eigen::Index j = 0; j < X.cols(); ++j) {
       const Vec x = X.col(j);
       out.col(j) = clip_towards(c, x, r);
+      if ((out.col(j) - x).squaredNorm() > 0.0) ++moved;
     }
+    return moved;
   }
   // Regression residuals at (p, v) for data (t[j], y_j): yhat = exp_p(t[j] v),
   // eps = log_yhat(y_j), back.col(j) = eps transported back to p along the

@@ -231,7 +231,7 @@ inline Vec kng_gradient(const Manifold& M, const Vec& y, const ConstPoints& X) {
 
 struct KngLogTarget {
   const Manifold& M;
-  const Mat& X;
+  ConstPoints X;  // a view of the caller's data
   double sigma;
   double operator()(const Vec& y) const { return -M.norm(y, kng_gradient(M, y, X)) / sigma; }
 };

@@ -175,6 +175,92 @@ inline std::vector<M, Eigen::aligned_allocator<M>> sym_basis(int k) {
   return B;
 }
 
+// p = 2^e g g^T with g lower triangular (Cholesky factor of p / 2^e, e
+// even and 0 unless p's entries are extreme: see scale_exponent); g^-1 is
+// kept, so that whitening and colouring are two small dense products each
+// (Eigen's triangular kernels cost more at these sizes:
+// bench/small_kernels.R). The power of two is carried separately, so that
+// matrices of very different scales (1e300 I and 1e-300 I) whiten without
+// under- or overflow.
+template <class M>
+struct AIFrame {
+  EIGEN_MAKE_ALIGNED_OPERATOR_NEW
+  M g, ginv;
+  int e = 0;
+  // with_inverse = false when only color() will be used
+  explicit AIFrame(const M& p, bool with_inverse = true) : e(scale_exponent(p)) {
+    cholesky_lower<M>(e == 0 ? p : ldexp_mat(p, -e), g);
+    if (!with_inverse) return;
+    const int k = static_cast<int>(g.rows());
+    ginv = M::Zero(k, k);
+    for (int j = 0; j < k; ++j) {  // forward substitution, column by column
+      ginv(j, j) = 1.0 / g(j, j);
+      for (int i = j + 1; i < k; ++i) {
+        double s = 0.0;
+        for (int l = j; l < i; ++l) s += g(i, l) * ginv(l, j);
+        ginv(i, j) = -s / g(i, i);
+      }
+    }
+  }
+  // g^-1 X g^-T / 2^e = 2^shift * (returned matrix), symmetrised, with X
+  // brought to moderate size first.
+  M whiten_split(const M& X, int& shift) const {
+    const int ex = scale_exponent(X);
+    shift = ex - e;
+    M A = ginv * (ex == 0 ? X : ldexp_mat(X, -ex));
+    return symmetrize<M>(A * ginv.transpose());
+  }
+  // p^-1/2 X p^-1/2 in the Cholesky frame, symmetrised
+  M whiten(const M& X) const {
+    int shift = 0;
+    M W = whiten_split(X, shift);
+    return shift == 0 ? W : ldexp_mat(W, shift);
+  }
+  // 2^(e + shift) g X g^T, symmetrised
+  M color(const M& X, int shift = 0) const {
+    M A = g * X;
+    M C = symmetrize<M>(A * g.transpose());
+    return e + shift == 0 ? C : ldexp_mat(C, e + shift);
+  }
+  // 2^e g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
+  template <class F>
+  M color_fun(const SymEig<M>& eig, F f) const {
+    M W = g * eig.U;
+    typename SymEig<M>::VecType fd = eig.d.unaryExpr(f);
+    M A = W * fd.asDiagonal();
+    M C = symmetrize<M>(A * W.transpose());
+    return e == 0 ? C : ldexp_mat(C, e);
+  }
+  // 2^e g Exp(X) g^T. When exp of the largest eigenvalue would overflow
+  // (or 2^e is not 1) the largest is factored out and recombined with 2^e
+  // in the exponent: the result overflows only if it is beyond double
+  // precision itself.
+  M color_exp(const SymEig<M>& eig) const {
+    const double top = eig.d.maxCoeff();
+    if (e == 0 && top <= 700.0) return color_fun(eig, [](double x) { return std::exp(x); });
+    if (!std::isfinite(top)) return color_fun(eig, [](double x) { return std::exp(x); });
+    M W = g * eig.U;
+    typename SymEig<M>::VecType fd =
+        eig.d.unaryExpr([top](double x) { return std::exp(x - top); });
+    M A = W * fd.asDiagonal();
+    M C = symmetrize<M>(A * W.transpose());
+    // scale 2^e e^top = 2^n e^r with n integer
+    const double log2_scale = e + top / M_LN2;
+    if (!(std::fabs(log2_scale) < 1e6)) return C * (log2_scale > 0 ? HUGE_VAL : 0.0);
+    const int n = static_cast<int>(std::floor(log2_scale));
+    return ldexp_mat<M>(C * std::exp((log2_scale - n) * M_LN2), n);
+  }
+  // |Log(g^-1 Q g^-T)|_F with the scales of p and Q taken apart:
+  // g^-1 Q g^-T = 2^s W has log-eigenvalues log(w_i) + s log 2.
+  double dist_to(const M& Q) const {
+    int s = 0;
+    M W = whiten_split(Q, s);
+    typename SymEig<M>::VecType l = sym_eigenvalues<M>(W).array().log();
+    if (s != 0) l.array() += s * M_LN2;
+    return robust_norm(Vec(l));
+  }
+};
+
 }  // namespace spd_ops
 
 // What both metrics share: the set, its checks, projections, random points.
@@ -247,7 +333,32 @@ class SPDSpaceT : public Manifold {
  protected:
   // a flat point or tangent vector as a k x k matrix
   M mat(const Vec& v) const { return spd_ops::as_mat<M>(v, k_); }
+  // The batch kernels run f(MK()) with MK the matrices of size at most
+  // kSmall held inside the objects (no heap allocation per point) when k is
+  // that small, and `otherwise()` (the per-point defaults of Manifold, on
+  // the dynamic matrices, where the O(k^3) work dwarfs the allocations)
+  // when it is larger: one instantiation of the kernels, not two.
+  static constexpr int kSmall = 6;
+  template <class F, class G>
+  void small_or(F&& f, G&& otherwise) const {
+    if (k_ <= kSmall)
+      f(spd_ops::MatUpTo<kSmall>());
+    else
+      otherwise();
+  }
+  // the j-th column of a block as a k x k matrix, without copying
+  template <class MK>
+  Eigen::Map<const MK> col_mat(const ConstPoints& Q, Eigen::Index j) const {
+    return Eigen::Map<const MK>(Q.col(j).data(), k_, k_);
+  }
   int k_;
+
+ public:
+  // a log or exp: about two eigendecompositions and six products of k x k
+  double point_cost() const override {
+    const double k = k_;
+    return 40.0 * k * k * k + 100.0;
+  }
 };
 using SPDSpace = SPDSpaceT<Eigen::Dynamic>;
 
@@ -265,6 +376,21 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
   using typename Base::M;
   using Base::k_;
   using Base::mat;
+  using Frame = spd_ops::AIFrame<M>;
+
+  // log_F(Q) into L (F the frame at p), returning dist(p, Q): the logarithm
+  // of g^-1 Q g^-T = 2^s W is Log W + s log 2 I (no under- or overflow when
+  // p and Q are far apart in scale).
+  template <class MK, class Q>
+  static double log_at(const spd_ops::AIFrame<MK>& F, const Q& q, MK& L) {
+    int s = 0;
+    const auto e = spd_ops::sym_eig<MK>(F.whiten_split(q, s));
+    const double shift = s * M_LN2;
+    L = F.color_fun(e, [shift](double x) { return std::log(x) + shift; });
+    spd_ops::ColOf<MK> l = e.d.array().log();
+    if (s != 0) l.array() += shift;
+    return robust_norm(l);
+  }
 
  public:
   using Base::Base;
@@ -280,12 +406,9 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
   // logarithm of 2^s W is Log W + s log 2 I (no under- or overflow when p
   // and q are far apart in scale).
   Vec log(const Vec& p, const Vec& q) const override {
-    Frame g(mat(p));
-    int s = 0;
-    M W = g.whiten_split(mat(q), s);
-    const double shift = s * M_LN2;
-    return spd_ops::as_vec(
-        g.color_fun(spd_ops::sym_eig<M>(W), [shift](double x) { return std::log(x) + shift; }));
+    M L;
+    log_at(Frame(mat(p)), mat(q), L);
+    return spd_ops::as_vec(L);
   }
   double dist(const Vec& p, const Vec& q) const override {
     return Frame(mat(p)).dist_to(mat(q));
@@ -328,6 +451,72 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
       }
     return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose(), sw));
   }
+  // Batch kernels: one frame at p per block; per point a whitening, an
+  // eigendecomposition and a colouring, in the batch matrix type.
+  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(p, k_));
+      Eigen::Map<Mat> G(g.data(), k_, k_);
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        const double d = log_at(F, this->template col_mat<MK>(Q, j), L), wj = w ? w[j] : 1.0;
+        G += wj * L;
+        f += wj * d * d;
+      }
+    }, [&] { Manifold::frechet_block(p, Q, w, g, f); });
+  }
+  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(p, k_));
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        log_at(F, this->template col_mat<MK>(Q, j), L);
+        Eigen::Map<Mat>(out.col(j).data(), k_, k_) = L;
+      }
+    }, [&] { Manifold::log_block(p, Q, out); });
+  }
+  void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(p, k_));
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = F.dist_to(this->template col_mat<MK>(Q, j));
+    }, [&] { Manifold::dist_block(p, Q, d); });
+  }
+  // exp_c((r / d) log_c(x)): in the frame at c, log_c(x) whitens to
+  // U diag(log w + s log 2) U^T, so the clipped point is the colouring of
+  // U diag((r / d)(log w + s log 2)) U^T (one eigendecomposition per point).
+  Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+    Eigen::Index moved = 0;
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(c, k_));
+      for (Eigen::Index j = 0; j < X.cols(); ++j) {
+        int s = 0;
+        auto e = spd_ops::sym_eig<MK>(F.whiten_split(this->template col_mat<MK>(X, j), s));
+        e.d = e.d.array().log() + s * M_LN2;
+        const double d = robust_norm(e.d);
+        Eigen::Map<Mat> o(out.col(j).data(), k_, k_);
+        if (!(d > r)) {
+          if (o.data() != X.col(j).data()) o = this->template col_mat<MK>(X, j);
+          continue;
+        }
+        e.d *= r / d;
+        o = F.color_exp(e);
+        ++moved;
+      }
+    }, [&] { moved = Manifold::clip_block(c, r, X, out); });
+    return moved;
+  }
+
+  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
+    if (k_ > Base::kSmall) return Manifold::clip_towards(c, x, r);
+    Vec out(x.size());
+    clip_block(c, r, x, out);
+    return out;
+  }
   Mat tangent_basis(const Vec& p) const override {
     Frame g(mat(p), false);
     auto B = spd_ops::sym_basis<M>(k_);
@@ -361,92 +550,6 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
     return spd_ops::as_vec(g.color_exp(spd_ops::sym_eig<M>(Z)));
   }
 
- private:
-  // p = 2^e g g^T with g lower triangular (Cholesky factor of p / 2^e, e
-  // even and 0 unless p's entries are extreme: see scale_exponent); g^-1 is
-  // kept, so that whitening and colouring are two small dense products each
-  // (Eigen's triangular kernels cost more at these sizes:
-  // bench/small_kernels.R). The power of two is carried separately, so that
-  // matrices of very different scales (1e300 I and 1e-300 I) whiten without
-  // under- or overflow.
-  struct Frame {
-    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
-    M g, ginv;
-    int e = 0;
-    // with_inverse = false when only color() will be used
-    explicit Frame(const M& p, bool with_inverse = true) : e(spd_ops::scale_exponent(p)) {
-      spd_ops::cholesky_lower<M>(e == 0 ? p : spd_ops::ldexp_mat(p, -e), g);
-      if (!with_inverse) return;
-      const int k = static_cast<int>(g.rows());
-      ginv = M::Zero(k, k);
-      for (int j = 0; j < k; ++j) {  // forward substitution, column by column
-        ginv(j, j) = 1.0 / g(j, j);
-        for (int i = j + 1; i < k; ++i) {
-          double s = 0.0;
-          for (int l = j; l < i; ++l) s += g(i, l) * ginv(l, j);
-          ginv(i, j) = -s / g(i, i);
-        }
-      }
-    }
-    // g^-1 X g^-T / 2^e = 2^shift * (returned matrix), symmetrised, with X
-    // brought to moderate size first.
-    M whiten_split(const M& X, int& shift) const {
-      const int ex = spd_ops::scale_exponent(X);
-      shift = ex - e;
-      M A = ginv * (ex == 0 ? X : spd_ops::ldexp_mat(X, -ex));
-      return spd_ops::symmetrize<M>(A * ginv.transpose());
-    }
-    // p^-1/2 X p^-1/2 in the Cholesky frame, symmetrised
-    M whiten(const M& X) const {
-      int shift = 0;
-      M W = whiten_split(X, shift);
-      return shift == 0 ? W : spd_ops::ldexp_mat(W, shift);
-    }
-    // 2^(e + shift) g X g^T, symmetrised
-    M color(const M& X, int shift = 0) const {
-      M A = g * X;
-      M C = spd_ops::symmetrize<M>(A * g.transpose());
-      return e + shift == 0 ? C : spd_ops::ldexp_mat(C, e + shift);
-    }
-    // 2^e g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
-    template <class F>
-    M color_fun(const spd_ops::SymEig<M>& eig, F f) const {
-      M W = g * eig.U;
-      typename spd_ops::SymEig<M>::VecType fd = eig.d.unaryExpr(f);
-      M A = W * fd.asDiagonal();
-      M C = spd_ops::symmetrize<M>(A * W.transpose());
-      return e == 0 ? C : spd_ops::ldexp_mat(C, e);
-    }
-    // 2^e g Exp(X) g^T. When exp of the largest eigenvalue would overflow
-    // (or 2^e is not 1) the largest is factored out and recombined with 2^e
-    // in the exponent: the result overflows only if it is beyond double
-    // precision itself.
-    M color_exp(const spd_ops::SymEig<M>& eig) const {
-      const double top = eig.d.maxCoeff();
-      if (e == 0 && top <= 700.0) return color_fun(eig, [](double x) { return std::exp(x); });
-      if (!std::isfinite(top)) return color_fun(eig, [](double x) { return std::exp(x); });
-      M W = g * eig.U;
-      typename spd_ops::SymEig<M>::VecType fd =
-          eig.d.unaryExpr([top](double x) { return std::exp(x - top); });
-      M A = W * fd.asDiagonal();
-      M C = spd_ops::symmetrize<M>(A * W.transpose());
-      // scale 2^e e^top = 2^n e^r with n integer
-      const double log2_scale = e + top / M_LN2;
-      if (!(std::fabs(log2_scale) < 1e6)) return C * (log2_scale > 0 ? HUGE_VAL : 0.0);
-      const int n = static_cast<int>(std::floor(log2_scale));
-      return spd_ops::ldexp_mat<M>(C * std::exp((log2_scale - n) * M_LN2), n);
-    }
-    // |Log(g^-1 Q g^-T)|_F with the scales of p and Q taken apart:
-    // g^-1 Q g^-T = 2^s W has log-eigenvalues log(w_i) + s log 2.
-    double dist_to(const M& Q) const {
-      int s = 0;
-      M W = whiten_split(Q, s);
-      typename spd_ops::SymEig<M>::VecType l = spd_ops::sym_eigenvalues<M>(W).array().log();
-      if (s != 0) l.array() += s * M_LN2;
-      return robust_norm(Vec(l));
-    }
-  };
-
  public:
   // Symmetric space of non-compact type and rank k. In whitened coordinates
   // v = U diag(lambda) U^T the root values are a_ij = |lambda_i - lambda_j|/2
@@ -468,7 +571,7 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
     for (int i = 0; i < k_; ++i)
       for (int j = i + 1; j < k_; ++j) {
         const double a = 0.5 * std::fabs(lam(i) - lam(j));
-        out += a < 20.0 ? std::log(sinhc(a)) : a - std::log(2.0 * a) + std::log1p(-std::exp(-2.0 * a));
+        out += log_sinhc(a);
       }
     return out;
   }
@@ -502,14 +605,103 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
         spd_ops::sym_fun(spd_ops::sym_eig<M>(X), [](double x) { return std::exp(x); }));
   }
   Vec log(const Vec& p, const Vec& q) const override {
-    auto e = spd_ops::sym_eig<M>(mat(p));
-    EigVec a = e.d.array().log();
-    M H = mat_log(q) - e.U * a.asDiagonal() * e.U.transpose();
-    return spd_ops::as_vec(spd_ops::dexp<M>(a, e.U, H));
+    const AtPoint<M> P(mat(p));
+    M L;
+    P.log_to(mat(q), L);
+    return spd_ops::as_vec(L);
   }
   double dist(const Vec& p, const Vec& q) const override {
     return (mat_log(p) - mat_log(q)).norm();
   }
+
+  // Batch kernels: one eigendecomposition of p per block, one of each point.
+  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const AtPoint<MK> P(spd_ops::as_mat<MK>(p, k_));
+      Eigen::Map<Mat> G(g.data(), k_, k_);
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        const double d = P.log_to(this->template col_mat<MK>(Q, j), L), wj = w ? w[j] : 1.0;
+        G += wj * L;
+        f += wj * d * d;
+      }
+    }, [&] { Manifold::frechet_block(p, Q, w, g, f); });
+  }
+  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const AtPoint<MK> P(spd_ops::as_mat<MK>(p, k_));
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        P.log_to(this->template col_mat<MK>(Q, j), L);
+        Eigen::Map<Mat>(out.col(j).data(), k_, k_) = L;
+      }
+    }, [&] { Manifold::log_block(p, Q, out); });
+  }
+  void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const MK Lp = spd_ops::sym_fun(spd_ops::sym_eig<MK>(spd_ops::as_mat<MK>(p, k_)),
+                                     [](double x) { return std::log(x); });
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = (Lp - AtPoint<MK>::mat_log(this->template col_mat<MK>(Q, j))).norm();
+    }, [&] { Manifold::dist_block(p, Q, d); });
+  }
+  // exp_c((r / d) log_c(x)) = Exp(Log c + (r / d)(Log x - Log c)) (dlog
+  // inverts dExp): one eigendecomposition of x, one of the result.
+  Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+    Eigen::Index moved = 0;
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const MK Lc = spd_ops::sym_fun(spd_ops::sym_eig<MK>(spd_ops::as_mat<MK>(c, k_)),
+                                     [](double x) { return std::log(x); });
+      for (Eigen::Index j = 0; j < X.cols(); ++j) {
+        const MK H = AtPoint<MK>::mat_log(this->template col_mat<MK>(X, j)) - Lc;
+        const double d = H.norm();
+        Eigen::Map<Mat> o(out.col(j).data(), k_, k_);
+        if (!(d > r)) {
+          if (o.data() != X.col(j).data()) o = this->template col_mat<MK>(X, j);
+          continue;
+        }
+        const MK Y = Lc + (r / d) * H;
+        o = spd_ops::sym_fun(spd_ops::sym_eig<MK>(Y), [](double x) { return std::exp(x); });
+        ++moved;
+      }
+    }, [&] { moved = Manifold::clip_block(c, r, X, out); });
+    return moved;
+  }
+  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
+    if (k_ > Base::kSmall) return Manifold::clip_towards(c, x, r);
+    Vec out(x.size());
+    clip_block(c, r, x, out);
+    return out;
+  }
+
+ private:
+  // p's eigendecomposition and logarithm, for maps from p.
+  template <class MK>
+  struct AtPoint {
+    spd_ops::SymEig<MK> e;
+    spd_ops::ColOf<MK> a;  // log eigenvalues
+    MK L;                  // Log p
+    explicit AtPoint(const MK& p) : e(spd_ops::sym_eig<MK>(p)) {
+      a = e.d.array().log();
+      L = e.U * a.asDiagonal() * e.U.transpose();
+    }
+    static MK mat_log(const MK& q) {
+      return spd_ops::sym_fun(spd_ops::sym_eig<MK>(q), [](double x) { return std::log(x); });
+    }
+    // log_p(q) = dExp_{Log p}(Log q - Log p) into out; returns
+    // dist(p, q) = |Log q - Log p|_F.
+    double log_to(const MK& q, MK& out) const {
+      const MK H = mat_log(q) - L;
+      out = spd_ops::dexp<MK>(a, e.U, H);
+      return H.norm();
+    }
+  };
+
+ public:
   double inner(const Vec& p, const Vec& u, const Vec& v) const override {
     auto e = spd_ops::sym_eig<M>(mat(p));
     M A = spd_ops::dlog(e, mat(u));

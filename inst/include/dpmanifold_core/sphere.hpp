@@ -19,15 +19,21 @@ namespace sphere_ops {
 // are one code, and the batch loops allocate nothing.
 
 // Angle between unit vectors, accurate near 0 and near pi, and symmetric:
-// 2 atan2(|p - q|, |p + q|).
-inline double angle(const double* p, const double* q, Eigen::Index D) {
-  double a = 0.0, b = 0.0;
+// 2 atan2(|p - q|, |p + q|); `dot` receives <p, q> (one loop for both).
+inline double angle(const double* p, const double* q, Eigen::Index D, double& dot) {
+  double a = 0.0, b = 0.0, c = 0.0;
   for (Eigen::Index i = 0; i < D; ++i) {
     const double m = p[i] - q[i], s = p[i] + q[i];
     a += m * m;
     b += s * s;
+    c += p[i] * q[i];
   }
+  dot = c;
   return 2.0 * std::atan2(std::sqrt(a), std::sqrt(b));
+}
+inline double angle(const double* p, const double* q, Eigen::Index D) {
+  double dot;
+  return angle(p, q, D, dot);
 }
 inline double angle(const Vec& p, const Vec& q) { return angle(p.data(), q.data(), p.size()); }
 
@@ -43,14 +49,14 @@ inline Vec cut_locus_direction(const Vec& p) {
 
 // log_p(q) into out (length D, not aliasing p or q); returns dist(p, q).
 inline double log(const double* p, const double* q, Eigen::Index D, double* out) {
-  double dot = 0.0;
-  for (Eigen::Index i = 0; i < D; ++i) dot += p[i] * q[i];
+  double dot;
+  const double theta = angle(p, q, D, dot);
   double s2 = 0.0;
   for (Eigen::Index i = 0; i < D; ++i) {
     out[i] = q[i] - dot * p[i];
     s2 += out[i] * out[i];
   }
-  const double s = std::sqrt(s2), theta = angle(p, q, D);
+  const double s = std::sqrt(s2);
   if (s < 1e-15) {
     if (dot > 0) {
       for (Eigen::Index i = 0; i < D; ++i) out[i] = 0.0;
@@ -101,24 +107,64 @@ inline Vec transport_along(const Vec& p, const Vec& v, const Vec& w) {
 // alignment), on columns of data; `work` has length D.
 inline void frechet_column(const double* p, const double* q, Eigen::Index D, double wj, double* g,
                            double& f, double* work) {
-  const double d = log(p, q, D, work);
-  for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * work[i];
-  f += wj * d * d;
+  // log(p, q, D, work) and g += wj * work, with the scaling by theta / s
+  // folded into the accumulation (the same operations, one pass fewer)
+  double dot;
+  const double theta = angle(p, q, D, dot);
+  double s2 = 0.0;
+  for (Eigen::Index i = 0; i < D; ++i) {
+    work[i] = q[i] - dot * p[i];
+    s2 += work[i] * work[i];
+  }
+  const double s = std::sqrt(s2);
+  if (s < 1e-15) {
+    log(p, q, D, work);
+    for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * work[i];
+  } else {
+    const double r = theta / s;
+    for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * (work[i] * r);
+  }
+  f += wj * theta * theta;
+}
+// D = 3 (S^2, the common case) with the loops unrolled: the same operations
+// in the same order as the general code, so the same bits.
+inline void frechet_column3(const double* p, const double* q, double wj, double* g, double& f,
+                            double* work) {
+  if (!(p[0] == p[0])) return frechet_column(p, q, 3, wj, g, f, work);  // NaN: the general path
+  double a = 0.0, b = 0.0, dot = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double m = p[i] - q[i], s = p[i] + q[i];
+    a += m * m;
+    b += s * s;
+    dot += p[i] * q[i];
+  }
+  const double theta = 2.0 * std::atan2(std::sqrt(a), std::sqrt(b));
+  double w[3], s2 = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    w[i] = q[i] - dot * p[i];
+    s2 += w[i] * w[i];
+  }
+  const double s = std::sqrt(s2);
+  if (s < 1e-15) return frechet_column(p, q, 3, wj, g, f, work);
+  const double r = theta / s;
+  for (int i = 0; i < 3; ++i) g[i] += wj * (w[i] * r);
+  f += wj * theta * theta;
 }
 // The point at distance r from c towards x (x itself when no farther), into
-// out (which may be x); `work` has length 2D.
-inline void clip_column(const double* c, double r, const double* x, Eigen::Index D, double* out,
+// out (which may be x); `work` has length 2D. True when x was moved.
+inline bool clip_column(const double* c, double r, const double* x, Eigen::Index D, double* out,
                         double* work) {
   const double d = log(c, x, D, work);
   if (!(d > r)) {
     if (out != x)
       for (Eigen::Index i = 0; i < D; ++i) out[i] = x[i];
-    return;
+    return false;
   }
   const double f = r / d;
   for (Eigen::Index i = 0; i < D; ++i) work[i] *= f;
   exp(c, work, D, work + D);
   for (Eigen::Index i = 0; i < D; ++i) out[i] = work[D + i];
+  return true;
 }
 
 // z -> exp_p(sum_i z_i b_i) on a unit sphere, b the complement basis B of
@@ -175,6 +221,11 @@ class Sphere : public SpaceForm {
                      double& f) const override {
     const Eigen::Index D = d_ + 1;
     Vec work(D);
+    if (D == 3) {
+      for (Eigen::Index j = 0; j < Q.cols(); ++j)
+        sphere_ops::frechet_column3(p.data(), Q.col(j).data(), w ? w[j] : 1.0, g.data(), f, work.data());
+      return;
+    }
     for (Eigen::Index j = 0; j < Q.cols(); ++j)
       sphere_ops::frechet_column(p.data(), Q.col(j).data(), D, w ? w[j] : 1.0, g.data(), f, work.data());
   }
@@ -185,10 +236,17 @@ class Sphere : public SpaceForm {
   void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
     for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = sphere_ops::angle(p.data(), Q.col(j).data(), d_ + 1);
   }
-  void clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
+  Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
     Vec work(2 * (d_ + 1));
+    Eigen::Index moved = 0;
     for (Eigen::Index j = 0; j < X.cols(); ++j)
-      sphere_ops::clip_column(c.data(), r, X.col(j).data(), d_ + 1, out.col(j).data(), work.data());
+      moved += sphere_ops::clip_column(c.data(), r, X.col(j).data(), d_ + 1, out.col(j).data(), work.data());
+    return moved;
+  }
+  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
+    Vec out(x.size()), work(2 * (d_ + 1));
+    sphere_ops::clip_column(c.data(), r, x.data(), d_ + 1, out.data(), work.data());
+    return out;
   }
   // yhat = exp_p(t v) = cos(tL) p + sin(tL) e (e = v / L); the velocity
   // there is tL (cos(tL) e - sin(tL) p), and the transport back along it

@@ -1,0 +1,79 @@
+# The passes over data of the C++ core (batch.hpp): the same bits whatever
+# the number of threads, a checked thread option, and interrupts that
+# arrive as classed errors.
+
+with_threads <- function(k, expr) {
+  old <- options(dpmanifold.threads = k)
+  on.exit(options(old))
+  expr
+}
+
+test_that("passes over data give the same bits on one thread and on two", {
+  set.seed(11)
+  # sizes that cut the data into many chunks (20-4096 points each)
+  cases <- list(list(M = sphere(2), n = 20000), list(M = kendall_shape(6), n = 8000),
+                list(M = spd(3), n = 3000), list(M = spd(3, "log_euclidean"), n = 3000),
+                list(M = spd(8), n = 300), list(M = hyperbolic(3), n = 5000),
+                list(M = euclidean(4), n = 20000))
+  for (cs in cases) {
+    M <- cs$M
+    X <- mfd_random_point(M, cs$n)
+    center <- mfd_random_point(M, 1)
+    y <- mfd_random_point(M, 1)
+    Y3 <- mfd_random_point(M, 3)
+    passes <- function() suppressWarnings(list(
+      mean = frechet_mean(M, X, max_iter = 20), grad = kng_gradient(M, y, X),
+      clip = clip_to_ball(M, X, center, 0.3), dist = mfd_dist_matrix(M, Y3, X)))
+    expect_identical(with_threads(2, passes()), with_threads(1, passes()), label = M$type)
+  }
+})
+
+test_that("a release drawn with set.seed() is the same on one thread and on two", {
+  set.seed(12)
+  X <- mfd_random_point(sphere(2), 30000)
+  draw <- function(k) with_threads(k, {
+    set.seed(5)
+    suppressWarnings(dp_frechet_mean(sphere(2), X, epsilon = 1, center = c(0, 0, 1), radius = 0.7))$estimate
+  })
+  expect_identical(draw(2), draw(1))
+})
+
+test_that("options(dpmanifold.threads) must be a whole number", {
+  X <- mfd_random_point(sphere(2), 10)
+  for (bad in list(0, -1, 1.5, "2", NA_real_, c(1, 2))) {
+    expect_error(with_threads(bad, frechet_mean(sphere(2), X)), class = "dpmanifold_error")
+  }
+  expect_silent(with_threads(NULL, frechet_mean(sphere(2), X)))
+})
+
+test_that("setTimeLimit() stops a long C++ call with an error of class dpmanifold_interrupted", {
+  skip_on_cran()
+  z <- as_preshape(matrix(c(0, 1, 1.2, 0.1, 0, 0, 1, 0.9, 0.5, 0.3), 5, 2))
+  t0 <- proc.time()[["elapsed"]]
+  # a chain of 1e9 steps (minutes): only the time limit ends it
+  res <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    rriemann_laplace(kendall_shape(5), 1, z, 0.1, radius = 0.3, method = "mcmc",
+                     mcmc = mcmc_control(burnin = 0, steps = 1e9))
+  }, error = function(e) e, finally = setTimeLimit(elapsed = Inf))
+  elapsed <- proc.time()[["elapsed"]] - t0
+  expect_s3_class(res, "dpmanifold_interrupted")
+  expect_s3_class(res, "dpmanifold_error")
+  expect_s3_class(res, "error")
+  expect_lt(elapsed, 20)
+})
+
+test_that("setTimeLimit() stops a parallel pass over data with the same error", {
+  skip_on_cran()
+  set.seed(13)
+  X <- mfd_random_point(spd(6), 3000)
+  t0 <- proc.time()[["elapsed"]]
+  # 9e6 distances on SPD(6): seconds on any machine of today
+  res <- tryCatch({
+    setTimeLimit(elapsed = 0.5, transient = TRUE)
+    for (i in 1:100) mfd_dist_matrix(spd(6), X)
+  }, error = function(e) e, finally = setTimeLimit(elapsed = Inf))
+  elapsed <- proc.time()[["elapsed"]] - t0
+  expect_s3_class(res, "error")
+  expect_lt(elapsed, 20)
+})
