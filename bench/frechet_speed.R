@@ -25,28 +25,34 @@ code <- '
 #include <cmath>
 using Eigen::Matrix3d;
 
-// S^2 (any D): log_x(q) = (theta / s) (q - <x, q> x), theta = 2 atan2(|x - q|, |x + q|)
+// S^2 (any D): g += log_x(q) = (theta / s) (q - <x, q> x), theta = 2 atan2(|x - q|, |x + q|)
+static void add_sphere_log(const double* x, const double* q, int D, double* g, double* w) {
+  double a = 0, b = 0, dot = 0, s2 = 0;
+  for (int i = 0; i < D; ++i) { a += (x[i] - q[i]) * (x[i] - q[i]); b += (x[i] + q[i]) * (x[i] + q[i]); dot += x[i] * q[i]; }
+  const double theta = 2 * std::atan2(std::sqrt(a), std::sqrt(b));
+  for (int i = 0; i < D; ++i) { w[i] = q[i] - dot * x[i]; s2 += w[i] * w[i]; }
+  const double r = theta / std::sqrt(s2);
+  for (int i = 0; i < D; ++i) g[i] += w[i] * r;
+}
+// x <- exp_x(g / n)
+static void sphere_step(std::vector<double>& x, std::vector<double>& g, int n) {
+  const int D = x.size();
+  double L2 = 0;
+  for (int i = 0; i < D; ++i) { g[i] /= n; L2 += g[i] * g[i]; }
+  const double L = std::sqrt(L2), c = std::cos(L), sc = L > 0 ? std::sin(L) / L : 1.0;
+  double nn = 0;
+  for (int i = 0; i < D; ++i) { x[i] = c * x[i] + sc * g[i]; nn += x[i] * x[i]; }
+  for (int i = 0; i < D; ++i) x[i] /= std::sqrt(nn);
+}
+
 // [[Rcpp::export]]
 Rcpp::NumericVector plain_sphere(Rcpp::NumericMatrix X, Rcpp::NumericVector x0, int iterations) {
   const int D = X.nrow(), n = X.ncol();
   std::vector<double> x(x0.begin(), x0.end()), g(D), w(D);
   for (int it = 0; it < iterations; ++it) {
     std::fill(g.begin(), g.end(), 0.0);
-    for (int j = 0; j < n; ++j) {
-      const double* q = &X[static_cast<size_t>(D) * j];
-      double a = 0, b = 0, dot = 0, s2 = 0;
-      for (int i = 0; i < D; ++i) { a += (x[i] - q[i]) * (x[i] - q[i]); b += (x[i] + q[i]) * (x[i] + q[i]); dot += x[i] * q[i]; }
-      const double theta = 2 * std::atan2(std::sqrt(a), std::sqrt(b));
-      for (int i = 0; i < D; ++i) { w[i] = q[i] - dot * x[i]; s2 += w[i] * w[i]; }
-      const double r = theta / std::sqrt(s2);
-      for (int i = 0; i < D; ++i) g[i] += w[i] * r;
-    }
-    double L2 = 0;
-    for (int i = 0; i < D; ++i) { g[i] /= n; L2 += g[i] * g[i]; }
-    const double L = std::sqrt(L2), c = std::cos(L), sc = L > 0 ? std::sin(L) / L : 1.0;
-    double nn = 0;
-    for (int i = 0; i < D; ++i) { x[i] = c * x[i] + sc * g[i]; nn += x[i] * x[i]; }
-    for (int i = 0; i < D; ++i) x[i] /= std::sqrt(nn);
+    for (int j = 0; j < n; ++j) add_sphere_log(x.data(), &X[static_cast<size_t>(D) * j], D, g.data(), w.data());
+    sphere_step(x, g, n);
   }
   return Rcpp::NumericVector(x.begin(), x.end());
 }
@@ -64,19 +70,9 @@ Rcpp::NumericVector plain_kendall(Rcpp::NumericMatrix X, Rcpp::NumericVector x0,
       for (int i = 0; i < k; ++i) { re += x[i] * q[i] + x[k + i] * q[k + i]; im += x[i] * q[k + i] - x[k + i] * q[i]; }
       const double phi = std::atan2(im, re), c = std::cos(phi), s = std::sin(phi);
       for (int i = 0; i < k; ++i) { qa[i] = c * q[i] + s * q[k + i]; qa[k + i] = c * q[k + i] - s * q[i]; }
-      double a = 0, b = 0, dot = 0, s2 = 0;
-      for (int i = 0; i < D; ++i) { a += (x[i] - qa[i]) * (x[i] - qa[i]); b += (x[i] + qa[i]) * (x[i] + qa[i]); dot += x[i] * qa[i]; }
-      const double theta = 2 * std::atan2(std::sqrt(a), std::sqrt(b));
-      for (int i = 0; i < D; ++i) { w[i] = qa[i] - dot * x[i]; s2 += w[i] * w[i]; }
-      const double r = theta / std::sqrt(s2);
-      for (int i = 0; i < D; ++i) g[i] += w[i] * r;
+      add_sphere_log(x.data(), qa.data(), D, g.data(), w.data());
     }
-    double L2 = 0;
-    for (int i = 0; i < D; ++i) { g[i] /= n; L2 += g[i] * g[i]; }
-    const double L = std::sqrt(L2), c = std::cos(L), sc = L > 0 ? std::sin(L) / L : 1.0;
-    double nn = 0;
-    for (int i = 0; i < D; ++i) { x[i] = c * x[i] + sc * g[i]; nn += x[i] * x[i]; }
-    for (int i = 0; i < D; ++i) x[i] /= std::sqrt(nn);
+    sphere_step(x, g, n);
   }
   return Rcpp::NumericVector(x.begin(), x.end());
 }

@@ -46,34 +46,34 @@ test_that("options(dpmanifold.threads) must be a whole number", {
   expect_silent(with_threads(NULL, frechet_mean(sphere(2), X)))
 })
 
+# The condition that ends `expr` under a time limit of `limit` seconds, and
+# the seconds it took.
+time_limited <- function(expr, limit) {
+  t0 <- proc.time()[["elapsed"]]
+  res <- tryCatch({
+    setTimeLimit(elapsed = limit, transient = TRUE)
+    expr
+  }, error = function(e) e, finally = setTimeLimit(elapsed = Inf))
+  list(condition = res, seconds = proc.time()[["elapsed"]] - t0)
+}
+
 test_that("setTimeLimit() stops a long C++ call with an error of class dpmanifold_interrupted", {
   skip_on_cran()
-  z <- as_preshape(matrix(c(0, 1, 1.2, 0.1, 0, 0, 1, 0.9, 0.5, 0.3), 5, 2))
-  t0 <- proc.time()[["elapsed"]]
-  # a chain of 1e9 steps (minutes): only the time limit ends it
-  res <- tryCatch({
-    setTimeLimit(elapsed = 1, transient = TRUE)
-    rriemann_laplace(kendall_shape(5), 1, z, 0.1, radius = 0.3, method = "mcmc",
-                     mcmc = mcmc_control(burnin = 0, steps = 1e9))
-  }, error = function(e) e, finally = setTimeLimit(elapsed = Inf))
-  elapsed <- proc.time()[["elapsed"]] - t0
-  expect_s3_class(res, "dpmanifold_interrupted")
-  expect_s3_class(res, "dpmanifold_error")
-  expect_s3_class(res, "error")
-  expect_lt(elapsed, 20)
+  # a chain of 1e9 steps on S^2 (minutes): only the time limit ends it
+  r <- time_limited(rriemann_laplace(sphere(2), 1, c(0, 0, 1), 0.1, radius = 0.5, method = "mcmc",
+                                     mcmc = mcmc_control(burnin = 0, steps = 1e9)), 1)
+  expect_s3_class(r$condition, "dpmanifold_interrupted")
+  expect_s3_class(r$condition, "dpmanifold_error")
+  expect_s3_class(r$condition, "error")
+  expect_lt(r$seconds, 20)
 })
 
-test_that("setTimeLimit() stops a parallel pass over data with the same error", {
+test_that("setTimeLimit() stops a parallel pass over data with an error", {
   skip_on_cran()
   set.seed(13)
   X <- mfd_random_point(spd(6), 3000)
-  t0 <- proc.time()[["elapsed"]]
-  # 9e6 distances on SPD(6): seconds on any machine of today
-  res <- tryCatch({
-    setTimeLimit(elapsed = 0.5, transient = TRUE)
-    for (i in 1:100) mfd_dist_matrix(spd(6), X)
-  }, error = function(e) e, finally = setTimeLimit(elapsed = Inf))
-  elapsed <- proc.time()[["elapsed"]] - t0
-  expect_s3_class(res, "error")
-  expect_lt(elapsed, 20)
+  # 9e6 distances on SPD(6) per call: seconds on any machine of today
+  r <- time_limited(for (i in 1:100) mfd_dist_matrix(spd(6), X), 0.5)
+  expect_s3_class(r$condition, "error")
+  expect_lt(r$seconds, 20)
 })

@@ -68,7 +68,8 @@ inline Eigen::Index chunk_size(double point_cost) {
 // Runs body(c, begin, end) for every chunk c = 0, 1, ... of [0, n),
 // [c * chunk, min(n, (c + 1) * chunk)), in parallel. An exception in a
 // chunk is rethrown on the calling thread after its round (the one of the
-// lowest chunk, so the error does not depend on the threads either).
+// lowest chunk, so the error does not depend on the threads either). Called
+// from the host's thread only, never from inside a body (no nesting).
 template <class Body>
 void for_chunks(Eigen::Index n, Eigen::Index chunk, double point_cost, Body&& body) {
   if (n <= 0) return;

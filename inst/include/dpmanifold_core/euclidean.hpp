@@ -79,15 +79,6 @@ class Euclidean : public Manifold {
   void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
     for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = robust_norm(Q.col(j) - p);
   }
-  Eigen::Index clip_block(const Vec& c, double r, const ConstPoints& X, OutPoints out) const override {
-    Eigen::Index moved = 0;
-    for (Eigen::Index j = 0; j < X.cols(); ++j) {
-      const Vec x = X.col(j);
-      out.col(j) = clip_towards(c, x, r);
-      if ((out.col(j) - x).squaredNorm() > 0.0) ++moved;
-    }
-    return moved;
-  }
   // Standard Gaussian point.
   Vec random_point(Rng& rng) const override { return random_tangent(Vec(), rng); }
 

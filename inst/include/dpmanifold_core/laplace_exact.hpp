@@ -599,7 +599,20 @@ class BallLaplace {
 
   const PolarLaplace& polar() const { return polar_; }
 
-  LaplacePlan plan(double p_fail) const {
+  // The proposal plan, computed once per law and failure probability (its
+  // acceptance bounds integrate the hat: a few milliseconds) and reused by
+  // every draw of the release.
+  const LaplacePlan& plan(double p_fail) const {
+    if (!(planned_ && planned_p_fail_ == p_fail)) {
+      plan_ = make_plan(p_fail);
+      planned_p_fail_ = p_fail;
+      planned_ = true;
+    }
+    return plan_;
+  }
+
+ private:
+  LaplacePlan make_plan(double p_fail) const {
     LaplacePlan pl;
     const double r = ball_.radius;
     if (std::isinf(r)) {
@@ -636,6 +649,7 @@ class BallLaplace {
     return pl;
   }
 
+ public:
   // One exact draw around `mean`; false when the plan's bound on proposals
   // was reached. `proposals`, when given, accumulates the number of
   // proposals (for studies of the acceptance only; never released).
@@ -681,6 +695,9 @@ class BallLaplace {
   double sigma_;
   bool mean_in_ball_;
   PolarLaplace polar_;
+  mutable LaplacePlan plan_;
+  mutable double planned_p_fail_ = 0.0;
+  mutable bool planned_ = false;
 };
 
 }  // namespace dpmanifold

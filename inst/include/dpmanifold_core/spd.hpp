@@ -359,8 +359,66 @@ class SPDSpaceT : public Manifold {
     const double k = k_;
     return 40.0 * k * k * k + 100.0;
   }
+  // One point: the metric's batch kernel where it has one (k <= kSmall), so
+  // that a point is clipped the same way alone and in a pass over data.
+  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
+    if (k_ > kSmall) return Manifold::clip_towards(c, x, r);
+    Vec out(x.size());
+    this->clip_block(c, r, x, out);
+    return out;
+  }
+
+ protected:
+  // Column j of X copied to `out` when it is in the ball (d <= r); true
+  // then. The clip kernels' common first step.
+  template <class MK>
+  bool keep_inside(double d, double r, const ConstPoints& X, Eigen::Index j, Eigen::Map<Mat>& out) const {
+    if (d > r) return false;
+    if (out.data() != X.col(j).data()) out = col_mat<MK>(X, j);
+    return true;
+  }
 };
 using SPDSpace = SPDSpaceT<Eigen::Dynamic>;
+
+// The batch kernels both metrics share, written once over the metric's
+// LogFrom<MK> (MK: the batch matrix type): LogFrom<MK>(p) prepares the
+// footpoint, and its operator()(q, L) writes log_p(q) into L and returns
+// dist(p, q).
+template <int KMax, class Metric>
+class SPDMetricT : public SPDSpaceT<KMax> {
+  using Base = SPDSpaceT<KMax>;
+
+ protected:
+  using Base::k_;
+
+ public:
+  using Base::Base;
+  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
+                     double& f) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const typename Metric::template LogFrom<MK> log_p(spd_ops::as_mat<MK>(p, k_));
+      Eigen::Map<Mat> G(g.data(), k_, k_);
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        const double d = log_p(this->template col_mat<MK>(Q, j), L), wj = w ? w[j] : 1.0;
+        G += wj * L;
+        f += wj * d * d;
+      }
+    }, [&] { Manifold::frechet_block(p, Q, w, g, f); });
+  }
+  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
+    this->small_or([&](auto tag) {
+      using MK = decltype(tag);
+      const typename Metric::template LogFrom<MK> log_p(spd_ops::as_mat<MK>(p, k_));
+      MK L;
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
+        log_p(this->template col_mat<MK>(Q, j), L);
+        Eigen::Map<Mat>(out.col(j).data(), k_, k_) = L;
+      }
+    }, [&] { Manifold::log_block(p, Q, out); });
+  }
+};
 
 // Affine-invariant metric <u, v>_p = tr(p^-1 u p^-1 v): Hadamard, K in [-1/2, 0].
 //
@@ -371,8 +429,9 @@ using SPDSpace = SPDSpaceT<Eigen::Dynamic>;
 // factor (a triangular solve instead of a second eigendecomposition for
 // p^1/2); the results are the same as with g = p^1/2.
 template <int KMax>
-class SPDAffineInvariantT : public SPDSpaceT<KMax> {
-  using Base = SPDSpaceT<KMax>;
+class SPDAffineInvariantT : public SPDMetricT<KMax, SPDAffineInvariantT<KMax>> {
+  using Base = SPDMetricT<KMax, SPDAffineInvariantT<KMax>>;
+  friend Base;
   using typename Base::M;
   using Base::k_;
   using Base::mat;
@@ -391,6 +450,13 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
     if (s != 0) l.array() += shift;
     return robust_norm(l);
   }
+  template <class MK>
+  struct LogFrom {
+    spd_ops::AIFrame<MK> F;
+    explicit LogFrom(const MK& p) : F(p) {}
+    template <class Q>
+    double operator()(const Q& q, MK& L) const { return log_at(F, q, L); }
+  };
 
  public:
   using Base::Base;
@@ -453,31 +519,6 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
   }
   // Batch kernels: one frame at p per block; per point a whitening, an
   // eigendecomposition and a colouring, in the batch matrix type.
-  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
-                     double& f) const override {
-    this->small_or([&](auto tag) {
-      using MK = decltype(tag);
-      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(p, k_));
-      Eigen::Map<Mat> G(g.data(), k_, k_);
-      MK L;
-      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
-        const double d = log_at(F, this->template col_mat<MK>(Q, j), L), wj = w ? w[j] : 1.0;
-        G += wj * L;
-        f += wj * d * d;
-      }
-    }, [&] { Manifold::frechet_block(p, Q, w, g, f); });
-  }
-  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
-    this->small_or([&](auto tag) {
-      using MK = decltype(tag);
-      const spd_ops::AIFrame<MK> F(spd_ops::as_mat<MK>(p, k_));
-      MK L;
-      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
-        log_at(F, this->template col_mat<MK>(Q, j), L);
-        Eigen::Map<Mat>(out.col(j).data(), k_, k_) = L;
-      }
-    }, [&] { Manifold::log_block(p, Q, out); });
-  }
   void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
     this->small_or([&](auto tag) {
       using MK = decltype(tag);
@@ -499,10 +540,7 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
         e.d = e.d.array().log() + s * M_LN2;
         const double d = robust_norm(e.d);
         Eigen::Map<Mat> o(out.col(j).data(), k_, k_);
-        if (!(d > r)) {
-          if (o.data() != X.col(j).data()) o = this->template col_mat<MK>(X, j);
-          continue;
-        }
+        if (this->template keep_inside<MK>(d, r, X, j, o)) continue;
         e.d *= r / d;
         o = F.color_exp(e);
         ++moved;
@@ -511,12 +549,6 @@ class SPDAffineInvariantT : public SPDSpaceT<KMax> {
     return moved;
   }
 
-  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
-    if (k_ > Base::kSmall) return Manifold::clip_towards(c, x, r);
-    Vec out(x.size());
-    clip_block(c, r, x, out);
-    return out;
-  }
   Mat tangent_basis(const Vec& p) const override {
     Frame g(mat(p), false);
     auto B = spd_ops::sym_basis<M>(k_);
@@ -581,8 +613,9 @@ using SPDAffineInvariant = SPDAffineInvariantT<Eigen::Dynamic>;
 // Log-Euclidean metric: the pull-back of the Frobenius product by the matrix
 // logarithm. Flat (K = 0); in log coordinates every operation is Euclidean.
 template <int KMax>
-class SPDLogEuclideanT : public SPDSpaceT<KMax> {
-  using Base = SPDSpaceT<KMax>;
+class SPDLogEuclideanT : public SPDMetricT<KMax, SPDLogEuclideanT<KMax>> {
+  using Base = SPDMetricT<KMax, SPDLogEuclideanT<KMax>>;
+  friend Base;
   using typename Base::M;
   using typename Base::EigVec;
   using Base::k_;
@@ -605,9 +638,9 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
         spd_ops::sym_fun(spd_ops::sym_eig<M>(X), [](double x) { return std::exp(x); }));
   }
   Vec log(const Vec& p, const Vec& q) const override {
-    const AtPoint<M> P(mat(p));
+    const LogFrom<M> log_p(mat(p));
     M L;
-    P.log_to(mat(q), L);
+    log_p(mat(q), L);
     return spd_ops::as_vec(L);
   }
   double dist(const Vec& p, const Vec& q) const override {
@@ -615,37 +648,12 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
   }
 
   // Batch kernels: one eigendecomposition of p per block, one of each point.
-  void frechet_block(const Vec& p, const ConstPoints& Q, const double* w, Vec& g,
-                     double& f) const override {
-    this->small_or([&](auto tag) {
-      using MK = decltype(tag);
-      const AtPoint<MK> P(spd_ops::as_mat<MK>(p, k_));
-      Eigen::Map<Mat> G(g.data(), k_, k_);
-      MK L;
-      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
-        const double d = P.log_to(this->template col_mat<MK>(Q, j), L), wj = w ? w[j] : 1.0;
-        G += wj * L;
-        f += wj * d * d;
-      }
-    }, [&] { Manifold::frechet_block(p, Q, w, g, f); });
-  }
-  void log_block(const Vec& p, const ConstPoints& Q, OutPoints out) const override {
-    this->small_or([&](auto tag) {
-      using MK = decltype(tag);
-      const AtPoint<MK> P(spd_ops::as_mat<MK>(p, k_));
-      MK L;
-      for (Eigen::Index j = 0; j < Q.cols(); ++j) {
-        P.log_to(this->template col_mat<MK>(Q, j), L);
-        Eigen::Map<Mat>(out.col(j).data(), k_, k_) = L;
-      }
-    }, [&] { Manifold::log_block(p, Q, out); });
-  }
   void dist_block(const Vec& p, const ConstPoints& Q, double* d) const override {
     this->small_or([&](auto tag) {
       using MK = decltype(tag);
       const MK Lp = spd_ops::sym_fun(spd_ops::sym_eig<MK>(spd_ops::as_mat<MK>(p, k_)),
                                      [](double x) { return std::log(x); });
-      for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = (Lp - AtPoint<MK>::mat_log(this->template col_mat<MK>(Q, j))).norm();
+      for (Eigen::Index j = 0; j < Q.cols(); ++j) d[j] = (Lp - LogFrom<MK>::mat_log(this->template col_mat<MK>(Q, j))).norm();
     }, [&] { Manifold::dist_block(p, Q, d); });
   }
   // exp_c((r / d) log_c(x)) = Exp(Log c + (r / d)(Log x - Log c)) (dlog
@@ -657,13 +665,10 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
       const MK Lc = spd_ops::sym_fun(spd_ops::sym_eig<MK>(spd_ops::as_mat<MK>(c, k_)),
                                      [](double x) { return std::log(x); });
       for (Eigen::Index j = 0; j < X.cols(); ++j) {
-        const MK H = AtPoint<MK>::mat_log(this->template col_mat<MK>(X, j)) - Lc;
+        const MK H = LogFrom<MK>::mat_log(this->template col_mat<MK>(X, j)) - Lc;
         const double d = H.norm();
         Eigen::Map<Mat> o(out.col(j).data(), k_, k_);
-        if (!(d > r)) {
-          if (o.data() != X.col(j).data()) o = this->template col_mat<MK>(X, j);
-          continue;
-        }
+        if (this->template keep_inside<MK>(d, r, X, j, o)) continue;
         const MK Y = Lc + (r / d) * H;
         o = spd_ops::sym_fun(spd_ops::sym_eig<MK>(Y), [](double x) { return std::exp(x); });
         ++moved;
@@ -671,21 +676,15 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
     }, [&] { moved = Manifold::clip_block(c, r, X, out); });
     return moved;
   }
-  Vec clip_towards(const Vec& c, const Vec& x, double r) const override {
-    if (k_ > Base::kSmall) return Manifold::clip_towards(c, x, r);
-    Vec out(x.size());
-    clip_block(c, r, x, out);
-    return out;
-  }
 
  private:
   // p's eigendecomposition and logarithm, for maps from p.
   template <class MK>
-  struct AtPoint {
+  struct LogFrom {
     spd_ops::SymEig<MK> e;
     spd_ops::ColOf<MK> a;  // log eigenvalues
     MK L;                  // Log p
-    explicit AtPoint(const MK& p) : e(spd_ops::sym_eig<MK>(p)) {
+    explicit LogFrom(const MK& p) : e(spd_ops::sym_eig<MK>(p)) {
       a = e.d.array().log();
       L = e.U * a.asDiagonal() * e.U.transpose();
     }
@@ -694,7 +693,7 @@ class SPDLogEuclideanT : public SPDSpaceT<KMax> {
     }
     // log_p(q) = dExp_{Log p}(Log q - Log p) into out; returns
     // dist(p, q) = |Log q - Log p|_F.
-    double log_to(const MK& q, MK& out) const {
+    double operator()(const MK& q, MK& out) const {
       const MK H = mat_log(q) - L;
       out = spd_ops::dexp<MK>(a, e.U, H);
       return H.norm();

@@ -47,26 +47,32 @@ inline Vec cut_locus_direction(const Vec& p) {
   return e / e.norm();
 }
 
-// log_p(q) into out (length D, not aliasing p or q); returns dist(p, q).
-inline double log(const double* p, const double* q, Eigen::Index D, double* out) {
+// The two halves of log_p(q) = (theta / s) w: w = q - <p, q> p into out
+// and r = theta / s, returned, with theta = dist(p, q) in `theta`. Where
+// s < 1e-15 (q = +-p) out is already the log and r is 1.
+inline double log_parts(const double* p, const double* q, Eigen::Index D, double* out, double& theta) {
   double dot;
-  const double theta = angle(p, q, D, dot);
+  theta = angle(p, q, D, dot);
   double s2 = 0.0;
   for (Eigen::Index i = 0; i < D; ++i) {
     out[i] = q[i] - dot * p[i];
     s2 += out[i] * out[i];
   }
   const double s = std::sqrt(s2);
-  if (s < 1e-15) {
-    if (dot > 0) {
-      for (Eigen::Index i = 0; i < D; ++i) out[i] = 0.0;
-    } else {
-      Eigen::Map<Vec>(out, D) = M_PI * cut_locus_direction(Eigen::Map<const Vec>(p, D));
-    }
-    return theta;
+  if (s >= 1e-15) return theta / s;
+  if (dot > 0) {
+    for (Eigen::Index i = 0; i < D; ++i) out[i] = 0.0;
+  } else {
+    Eigen::Map<Vec>(out, D) = M_PI * cut_locus_direction(Eigen::Map<const Vec>(p, D));
   }
-  const double f = theta / s;
-  for (Eigen::Index i = 0; i < D; ++i) out[i] *= f;
+  return 1.0;
+}
+
+// log_p(q) into out (length D, not aliasing p or q); returns dist(p, q).
+inline double log(const double* p, const double* q, Eigen::Index D, double* out) {
+  double theta;
+  const double r = log_parts(p, q, D, out, theta);
+  for (Eigen::Index i = 0; i < D; ++i) out[i] *= r;
   return theta;
 }
 inline Vec log(const Vec& p, const Vec& q) {
@@ -109,21 +115,9 @@ inline void frechet_column(const double* p, const double* q, Eigen::Index D, dou
                            double& f, double* work) {
   // log(p, q, D, work) and g += wj * work, with the scaling by theta / s
   // folded into the accumulation (the same operations, one pass fewer)
-  double dot;
-  const double theta = angle(p, q, D, dot);
-  double s2 = 0.0;
-  for (Eigen::Index i = 0; i < D; ++i) {
-    work[i] = q[i] - dot * p[i];
-    s2 += work[i] * work[i];
-  }
-  const double s = std::sqrt(s2);
-  if (s < 1e-15) {
-    log(p, q, D, work);
-    for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * work[i];
-  } else {
-    const double r = theta / s;
-    for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * (work[i] * r);
-  }
+  double theta;
+  const double r = log_parts(p, q, D, work, theta);
+  for (Eigen::Index i = 0; i < D; ++i) g[i] += wj * (work[i] * r);
   f += wj * theta * theta;
 }
 // D = 3 (S^2, the common case) with the loops unrolled: the same operations
