@@ -26,6 +26,17 @@
 #'
 #' `privacy_spent()` composes releases of the same data (see its section).
 #'
+#' @section Keep the seed of a real release secret:
+#' Every release draws from R's random number generator, so `set.seed()`
+#' reproduces it: useful for studies, dangerous for a real release. The
+#' exact samplers reject proposals, and how many uniforms they consume
+#' depends on the data; with a known seed an observer who reruns the
+#' release on candidate data sets can tell neighbours apart (for the exact
+#' KNG sampler the consumption differs between neighbours in about two seeds
+#' in three). For a real release, do not set or publish the seed (R seeds
+#' its generator from the clock and the process id), and do not release the
+#' running time (`inst/proofs/exact-samplers.md`).
+#'
 #' @param x,object A `dp_release`.
 #' @param ... Releases (for `privacy_spent()`), or unused.
 #' @return A `dp_release`; `summary()` a table of its public facts.
