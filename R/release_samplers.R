@@ -2,14 +2,15 @@
 # Riemannian Laplace or KNG law, exact by default, by Metropolis-Hastings
 # only when the caller asks. These functions return the draw and nothing
 # else: no proposal counts, no acceptance, no tuned step. Their running time
-# depends on the data (the number of proposals of a rejection sampler does);
-# each rejection loop stops at a public bound on proposals, reached with
-# probability below 1e-10, and then raises a `dpmanifold_sampler_error`
-# whose message names public quantities only.
+# depends on the data (the number of proposals of a rejection sampler does).
+# A sampler refuses up front, from public quantities only, when its public
+# acceptance bound is too low (a `dpmanifold_sampler_error` whose message
+# names public quantities only); once it runs it returns a draw
+# (inst/proofs/exact-samplers.md).
 
-# The failure probability every exact sampler certifies for its public
-# bound on proposals (inst/proofs/exact-samplers.md).
-.exact_failure_probability <- 1e-10
+# The failure probability of the exact samplers' refusal rule (one home:
+# the core's kFailureProbability; inst/proofs/exact-samplers.md).
+exact_failure_probability <- function() cpp_failure_probability()
 
 # Classed error of the samplers.
 abort_sampler <- function(msg, call = sys.call(-1)) {
@@ -60,15 +61,15 @@ sampler_status_error <- function(res, M, sigma, radius, what, call, mean_outside
               sigma, radius, what, res$max_attempts)
     } else {
       sprintf(paste("the exact %s sampler on %s (dimension %d) with sigma = %.4g and radius = %.4g would need",
-                    "more than %.0f proposals to fail with probability below 1e-10 (its noise is as wide as",
+                    "more than %.0f proposals to keep its failure probability below %g (its noise is as wide as",
                     "the ball in this dimension); %s"),
-              what, label, M$dim, sigma, radius, res$max_attempts,
+              what, label, M$dim, sigma, radius, res$max_attempts, exact_failure_probability(),
               if (what == "KNG") "use sampler = \"mcmc\" (an (epsilon, delta)-DP release), or more data or a larger epsilon"
               else "use the untruncated law, sampler = \"mcmc\", or more data or a larger epsilon")
     },
     exhausted = sprintf(paste("the exact %s sampler on %s (sigma = %.4g, radius = %.4g) reached its public bound of",
-                              "%.0f proposals, an event of probability below 1e-10; draw again"),
-                        what, label, sigma, radius, res$max_attempts),
+                              "%.0f proposals, an event of probability below %g; draw again"),
+                        what, label, sigma, radius, res$max_attempts, exact_failure_probability()),
     sprintf("the exact %s sampler failed (%s)", what, res$status))
   abort_sampler(msg, call)
 }
@@ -78,7 +79,7 @@ sampler_status_error <- function(res, M, sigma, radius, what, call, mean_outside
 # mean_in_ball: dist(mean, center) <= radius is guaranteed by the caller
 # (release paths: the mean of data clipped to the ball).
 laplace_exact_draws <- function(M, mean, sigma, center, radius, n, mean_in_ball, call = sys.call(-1),
-                                p_fail = 1e-10) {
+                                p_fail = exact_failure_probability()) {
   res <- cpp_rlaplace_exact(M, mean, sigma, center, radius, as.integer(n), isTRUE(mean_in_ball), p_fail)
   if (!identical(res$status, "ok")) {
     sampler_status_error(res, M, sigma, radius, "Riemannian Laplace", call, mean_outside = !isTRUE(mean_in_ball))

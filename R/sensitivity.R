@@ -54,12 +54,9 @@ frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "w
   check_representable(M, Delta, "radius", "number")
 }
 
-# h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) for kappa > 0, 1 otherwise.
-curvature_h <- function(s, kappa) {
-  if (kappa <= 0 || s == 0) return(1)
-  a <- s * sqrt(kappa)
-  a / tan(a)
-}
+# h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) for kappa > 0, 1 otherwise
+# (one home: the core's curvature_h()).
+curvature_h <- function(s, kappa) cpp_curvature_h(s, kappa)
 
 check_radius <- function(M, radius, arg = "radius", call = sys.call(-1)) {
   check_positive_number(radius, arg, call = call)

@@ -689,13 +689,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_release_frechet
-Rcpp::List cpp_release_frechet(Rcpp::List M, MatrixXd X, Rcpp::List spec);
+Rcpp::List cpp_release_frechet(Rcpp::List M, Rcpp::NumericVector X, Rcpp::List spec);
 RcppExport SEXP _dpmanifold_cpp_release_frechet(SEXP MSEXP, SEXP XSEXP, SEXP specSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
-    Rcpp::traits::input_parameter< MatrixXd >::type X(XSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type X(XSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_release_frechet(M, X, spec));
     return rcpp_result_gen;

@@ -1,36 +1,39 @@
-// Rcpp glue of the release layer: the validation of a release's data.
-#include "dpmanifold_types.h"
+// Rcpp glue of the release layer: the validation of a release's data and
+// the one call of a private Frechet mean (release_frechet.hpp).
+#include "glue_mcmc.h"
 
 #include <dpmanifold_core/release_frechet.hpp>
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
 
 // Data of a release, column by column: status 0 (a point, projected onto
 // the manifold), 1 (not a point of the manifold: a malformed data set) or
 // 2 (a point that double precision does not hold accurately, which the
 // release replaces by its public centre: no record is refused for its
-// value, SPEC section 6). `why` holds the first reason of each kind only,
+// value, SPEC section 6). `why` holds the first reason of a non-point only,
 // so that nothing returned counts or names records.
 // [[Rcpp::export]]
 Rcpp::List cpp_validate_data(Rcpp::List M, MatrixXd P, double tol) {
-  DPM_GLUE_BEGIN
-  auto m = manifold_from_r(M);
-  Rcpp::IntegerVector status(P.cols());
-  std::string form_why;
-  for (int j = 0; j < P.cols(); ++j) {
-    dpm::poll_interrupt();
-    VectorXd p = P.col(j);
-    std::string r = m->check_point(p, tol);
-    if (r.empty()) {
-      P.col(j) = m->project_point(p);
-    } else if (!m->check_accuracy(p, tol).empty()) {
-      status[j] = 2;
-    } else {
-      status[j] = 1;
-      if (form_why.empty()) form_why = r;
+  return with_manifold(M, [&](const dpm::Manifold& m) {
+    Rcpp::IntegerVector status(P.cols());
+    std::string form_why;
+    for (int j = 0; j < P.cols(); ++j) {
+      dpm::poll_interrupt();
+      VectorXd p = P.col(j);
+      std::string r = m.check_point(p, tol);
+      if (r.empty()) {
+        P.col(j) = m.project_point(p);
+      } else if (!m.check_accuracy(p, tol).empty()) {
+        status[j] = 2;
+      } else {
+        status[j] = 1;
+        if (form_why.empty()) form_why = r;
+      }
     }
-  }
-  return Rcpp::List::create(Rcpp::Named("points") = P, Rcpp::Named("status") = status,
-                            Rcpp::Named("why") = form_why);
-  DPM_GLUE_END
+    return Rcpp::List::create(Rcpp::Named("points") = P, Rcpp::Named("status") = status,
+                              Rcpp::Named("why") = form_why);
+  });
 }
 
 namespace {
@@ -44,29 +47,7 @@ dpm::FrechetLaw frechet_law(const std::string& law) {
   throw std::invalid_argument("unknown Frechet-mean law '" + law + "'");
 }
 
-const char* status_name(dpm::ReleaseStatus s) {
-  switch (s) {
-    case dpm::ReleaseStatus::ok: return "ok";
-    case dpm::ReleaseStatus::malformed: return "malformed";
-    case dpm::ReleaseStatus::improper: return "improper";
-    case dpm::ReleaseStatus::refused: return "refused";
-    case dpm::ReleaseStatus::exhausted: return "exhausted";
-  }
-  return "unknown";
-}
-
-}  // namespace
-
-// One private Frechet mean: all the data work of a release in one call
-// (release_frechet.hpp). `spec` holds the public parameters, decoded here
-// into a struct; the result is a status, the estimate and, only when the
-// caller asked for non-private values (studies), the non-private mean and
-// the number of moved records.
-// [[Rcpp::export]]
-Rcpp::List cpp_release_frechet(Rcpp::List M, MatrixXd X, Rcpp::List spec) {
-  DPM_GLUE_BEGIN
-  auto m = manifold_from_r(M);
-  RRng rng;
+dpm::FrechetReleaseSpec frechet_spec(const Rcpp::List& spec) {
   dpm::FrechetReleaseSpec s;
   s.law = frechet_law(Rcpp::as<std::string>(spec["law"]));
   s.sigma = Rcpp::as<double>(spec["sigma"]);
@@ -79,15 +60,30 @@ Rcpp::List cpp_release_frechet(Rcpp::List M, MatrixXd X, Rcpp::List spec) {
   s.p_fail = Rcpp::as<double>(spec["p_fail"]);
   s.tol = Rcpp::as<double>(spec["tol"]);
   s.nonprivate = Rcpp::as<bool>(spec["nonprivate"]);
-  dpm::FrechetRelease r = dpm::release_frechet(*m, X, s, rng);
-  Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = status_name(r.status),
-                                      Rcpp::Named("estimate") = r.estimate, Rcpp::Named("why") = r.why,
-                                      Rcpp::Named("max_attempts") = r.max_attempts);
-  if (s.law == dpm::FrechetLaw::none) out["data"] = X;
-  if (s.nonprivate) {
-    out["nonprivate_mean"] = r.nonprivate_mean;
-    out["clipped"] = static_cast<double>(r.clipped);
-  }
-  return out;
-  DPM_GLUE_END
+  return s;
+}
+
+}  // namespace
+
+// One private Frechet mean: all the data work of a release in one call.
+// `spec` holds the public parameters, decoded here into a struct; the
+// result is a status, the estimate and, only when the caller asked for
+// non-private values (studies), the non-private mean and the number of
+// moved records. Law "none" returns the prepared data (ambient baselines).
+// [[Rcpp::export]]
+Rcpp::List cpp_release_frechet(Rcpp::List M, Rcpp::NumericVector X, Rcpp::List spec) {
+  return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
+    const dpm::FrechetReleaseSpec s = frechet_spec(spec);
+    MatrixXd data = points_in_place(X);  // the one copy: the release clips in place
+    dpm::FrechetRelease r = dpm::release_frechet(m, data, s, rng);
+    Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = dpm::status_name(r.status),
+                                        Rcpp::Named("estimate") = r.estimate, Rcpp::Named("why") = r.why,
+                                        Rcpp::Named("max_attempts") = r.max_attempts);
+    if (s.law == dpm::FrechetLaw::none) out["data"] = data;
+    if (s.nonprivate) {
+      out["nonprivate_mean"] = r.nonprivate_mean;
+      out["clipped"] = static_cast<double>(r.clipped);
+    }
+    return out;
+  });
 }

@@ -155,14 +155,17 @@ class KngExact {
     prepared_ = true;
   }
 
-  // One exact draw; false when the public bound on proposals was reached.
+  // One exact draw; false only when the public parameters were refused
+  // (ok() is false). Otherwise the loop runs until a proposal is accepted
+  // (expected proposals at most 1 / acceptance_lb(); no cap, so no failure
+  // with a data-dependent probability: inst/proofs/exact-samplers.md).
   // `proposals`, when given, accumulates the number of proposals
   // (acceptance studies only; never released).
   bool draw(Rng& rng, Vec& y, long* proposals = nullptr) {
     if (!ok()) return false;
     if (!prepared_) prepare();
     const PolarLaplace& P = *hat_;
-    for (long i = 0; i < max_attempts_; ++i) {
+    for (;;) {
       poll_interrupt();
       if (proposals) ++*proposals;
       if (uniform_ball_) {
@@ -192,7 +195,6 @@ class KngExact {
       if (lu <= Vt - (L_D_ * (t + delta_) + delta_) / sigma_) return true;
       if (lu <= Vt - (gradient_norm(y) + delta_) / sigma_) return true;
     }
-    return false;
   }
 
  private:

@@ -650,31 +650,34 @@ class BallLaplace {
   }
 
  public:
-  // One exact draw around `mean`; false when the plan's bound on proposals
-  // was reached. `proposals`, when given, accumulates the number of
-  // proposals (for studies of the acceptance only; never released).
+  // One exact draw around `mean`; false only when the plan refused the
+  // public parameters. Once the plan is ok the loop runs until a proposal
+  // is accepted: its public acceptance bound makes the expected number of
+  // proposals at most 1 / acc_lb, and stopping at a cap would make the
+  // release fail with a data-dependent probability (a delta; see
+  // inst/proofs/exact-samplers.md). It polls for interrupts.
+  // `proposals`, when given, accumulates the number of proposals (for
+  // studies of the acceptance only; never released).
   bool draw(const Vec& mean, const LaplacePlan& pl, Rng& rng, Vec& y,
             long* proposals = nullptr) const {
     if (!pl.ok()) return false;
     if (pl.regime != LaplacePlan::Regime::uniform_ball) {
-      for (long i = 0; i < pl.max_attempts; ++i) {
+      for (;;) {
         poll_interrupt();
         if (proposals) ++*proposals;
         if (!polar_.propose(mean, rng, y)) continue;
         if (pl.regime == LaplacePlan::Regime::untruncated || ball_.contains(M_, y)) return true;
       }
-      return false;
     }
     const double r = ball_.radius;
     const double dmin = std::max(0.0, M_.dist(mean, ball_.center) - r);
     auto dist_to_mean = M_.dist_from(mean);
-    for (long i = 0; i < pl.max_attempts; ++i) {
+    for (;;) {
       poll_interrupt();
       if (proposals) ++*proposals;
       if (!uniform_on_ball(M_, polar_, ball_, rng, y)) continue;
       if (std::log(rng.uniform()) <= -(dist_to_mean(y) - dmin) / sigma_) return true;
     }
-    return false;
   }
 
   // One proposal of the uniform law on the ball (polar coordinates around

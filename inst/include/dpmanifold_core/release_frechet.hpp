@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "batch.hpp"
 #include "frechet_mean.hpp"
 #include "kng_exact.hpp"
 #include "laplace_exact.hpp"
@@ -30,58 +31,28 @@ struct FrechetReleaseSpec {
   Vec footpoint;           // wrapped laws
   bool chain = false;      // laplace, kng: Metropolis-Hastings (asked for)
   MCMCSettings mcmc;
-  double p_fail = 1e-10;   // exact samplers: failure probability certified
+  double p_fail = kFailureProbability;  // exact samplers: the refusal rule
   double tol = 1e-8;       // membership tolerance of the data
   bool nonprivate = false; // also return the non-private mean (studies only)
 };
 
-// Outcomes. `malformed`: the data hold something that is not a point of M
-// (outside the neighbouring relation; the first reason is returned).
-// `improper`, `refused`: the public parameters are beyond the sampler
-// (decided without data). `exhausted`: an exact sampler reached its public
-// bound on proposals (probability below p_fail).
-enum class ReleaseStatus { ok, malformed, improper, refused, exhausted };
 
 struct FrechetRelease {
-  ReleaseStatus status = ReleaseStatus::ok;
+  Status status = Status::ok;
   Vec estimate;
   std::string why;         // malformed: the first reason
-  double max_attempts = 0; // refused / exhausted: the public bound
+  double max_attempts = 0; // refused: the public cap
   Vec nonprivate_mean;     // only when spec.nonprivate
   long clipped = 0;        // only when spec.nonprivate
 };
 
-// Validates, replaces and clips the columns of X in place (SPEC section 6).
-// Returns false (and the first reason) when X holds a non-point.
-inline bool prepare_release_data(const Manifold& M, Mat& X, const Vec& center, double radius,
-                                 double tol, std::string& why, long& moved) {
-  moved = 0;
-  for (Eigen::Index j = 0; j < X.cols(); ++j) {
-    poll_interrupt();
-    Vec p = X.col(j);
-    std::string r = M.check_point(p, tol);
-    if (!r.empty()) {
-      if (M.check_accuracy(p, tol).empty()) {
-        why = r;
-        return false;
-      }
-      X.col(j) = center;  // a point double precision does not hold
-      ++moved;
-      continue;
-    }
-    p = M.project_point(p);
-    const Vec q = M.clip_towards(center, p, radius);  // p itself when inside
-    if ((q - p).squaredNorm() > 0.0) ++moved;
-    X.col(j) = q;
-  }
-  return true;
-}
-
 inline FrechetRelease release_frechet(const Manifold& M, Mat& X, const FrechetReleaseSpec& s, Rng& rng) {
   FrechetRelease out;
+  // validation, replacement of the points double precision does not hold,
+  // and the clip, on both cores (batch.hpp; inst/proofs/public-ball.md)
   long moved = 0;
-  if (!prepare_release_data(M, X, s.center, s.radius, s.tol, out.why, moved)) {
-    out.status = ReleaseStatus::malformed;
+  if (prepare_points(M, X, s.center, s.radius, s.tol, out.why, moved) >= 0) {
+    out.status = Status::malformed;
     return out;
   }
   const Vec w = Vec::Ones(X.cols());
@@ -120,16 +91,12 @@ inline FrechetRelease release_frechet(const Manifold& M, Mat& X, const FrechetRe
         BallLaplace law(M, s.sigma, support, true);
         const LaplacePlan plan = law.plan(s.p_fail);
         if (!plan.ok()) {
-          out.status = plan.improper ? ReleaseStatus::improper : ReleaseStatus::refused;
+          out.status = plan.improper ? Status::improper : Status::refused;
           out.max_attempts = static_cast<double>(kMaxProposals);
           return out;
         }
         Vec y;
-        if (!law.draw(xbar, plan, rng, y)) {
-          out.status = ReleaseStatus::exhausted;
-          out.max_attempts = static_cast<double>(plan.max_attempts);
-          return out;
-        }
+        law.draw(xbar, plan, rng, y);  // runs until accepted once the plan is ok
         out.estimate = y;
       }
       // the untruncated law's draw moved onto the ball: post-processing
@@ -148,16 +115,12 @@ inline FrechetRelease release_frechet(const Manifold& M, Mat& X, const FrechetRe
       }
       KngExact law(M, X, s.sigma, ball, s.p_fail);
       if (!law.ok()) {
-        out.status = ReleaseStatus::refused;
+        out.status = Status::refused;
         out.max_attempts = static_cast<double>(kMaxProposals);
         return out;
       }
       Vec y;
-      if (!law.draw(rng, y)) {
-        out.status = ReleaseStatus::exhausted;
-        out.max_attempts = static_cast<double>(law.max_attempts());
-        return out;
-      }
+      law.draw(rng, y);  // runs until accepted once ok()
       out.estimate = y;
       return out;
     }

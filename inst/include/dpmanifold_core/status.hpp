@@ -1,10 +1,14 @@
-// The one failure protocol of the exact samplers (SPEC section 6). An exact
-// sampler runs each rejection loop for at most a public number of
-// proposals, chosen so that the loop reaches it with probability below
-// kFailureProbability (failures must be negligible, so that a failure is
-// not a data-dependent signal), and reports one of these outcomes; the R
-// side turns every outcome but `ok` into a classed error whose message
-// names public quantities only.
+// The one failure protocol of the exact samplers (SPEC section 6). Before
+// it looks at any data, an exact sampler computes a public lower bound on
+// its acceptance and refuses (`refused`; `improper` for a law that is not
+// normalisable) when the number of proposals that would certify a failure
+// probability of kFailureProbability exceeds a public cap. Once it runs, a
+// rejection loop runs until it accepts (no cap: a cap would make the
+// release fail with a data-dependent probability, a delta), so a sampler
+// that started returns its draw. `exhausted` remains for samplers outside
+// that rule; the R side turns every outcome but `ok` into a classed error
+// whose message names public quantities only. Proof:
+// inst/proofs/exact-samplers.md.
 #ifndef DPMANIFOLD_STATUS_HPP
 #define DPMANIFOLD_STATUS_HPP
 
@@ -17,6 +21,7 @@ constexpr double kFailureProbability = 1e-10;
 
 enum class Status {
   ok,
+  malformed, // the data hold something that is not a point of the manifold
   improper,  // the untruncated law is not normalisable at these public parameters
   refused,   // the public bound on proposals would exceed the cap (decided without data)
   exhausted  // the bound was reached (probability below the certified one)
@@ -26,6 +31,7 @@ enum class Status {
 inline const char* status_name(Status s) {
   switch (s) {
     case Status::ok: return "ok";
+    case Status::malformed: return "malformed";
     case Status::improper: return "improper";
     case Status::refused: return "refused";
     case Status::exhausted: return "exhausted";
