@@ -1,10 +1,23 @@
 #' dpmanifold: differential privacy on Riemannian manifolds
 #'
-#' Private Frechet means and private geodesic regression for data that are
-#' directions (the sphere), covariance matrices (SPD matrices) or planar
-#' shapes (Kendall's shape space). The geometry lives in C++ headers under
-#' `inst/include/dpmanifold_core/`, written once against one manifold interface;
-#' the R layer validates inputs and returns documented S3 objects.
+#' Private Frechet means ([dp_frechet_mean()]) and private geodesic
+#' regression ([dp_geodesic_regression()]) for data that are directions (the
+#' sphere), covariance matrices (SPD matrices), planar shapes (Kendall's
+#' shape space), points of hyperbolic space or of Euclidean space. A
+#' mechanism is an object built from public inputs ([frechet_mechanism()]),
+#' [release()] draws it, [dp_budget()] keeps the total within a budget and
+#' [privacy_spent()] composes releases. The geometry lives in C++ headers
+#' under `inst/include/dpmanifold_core/`, written once against one manifold
+#' interface; the R layer validates inputs and returns documented S3 objects.
+#' The proofs of the mechanisms are in `system.file("proofs", package =
+#' "dpmanifold")`.
+#'
+#' @section Threads:
+#' The passes over the data (Frechet gradients, distances, clipping,
+#' regression residuals) run on `getOption("dpmanifold.threads", 2)` threads
+#' (fewer when OpenMP offers fewer; one without OpenMP). Partial sums are
+#' combined in a fixed order, so every result, and every release reproduced
+#' with [set.seed()], is the same whatever the number of threads.
 #'
 #' Papers implemented: Reimherr, Bharath and Soto (2021), *Differential
 #' privacy over Riemannian manifolds*; Soto, Bharath, Reimherr and
@@ -25,7 +38,9 @@
 #' manifold. Counts must be whole numbers below 2^31. Long computations in
 #' C++ (samplers, Frechet means, regression fits, distance matrices) check
 #' for interrupts several times a second, so Ctrl-C and
-#' [setTimeLimit()] stop them.
+#' [setTimeLimit()] stop them with an error of class
+#' `dpmanifold_interrupted` (a subclass of `dpmanifold_error`) that
+#' `tryCatch(error = )` catches.
 #'
 #' @keywords internal
 #' @useDynLib dpmanifold, .registration = TRUE
