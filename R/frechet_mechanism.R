@@ -85,9 +85,14 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   } else {
     list(kind = "exact")
   }
+  detail <- switch(mechanism,
+    laplace = if (isTRUE(scale$truncated)) "law restricted to the ball" else "untruncated law, draw moved onto the ball",
+    wrapped_laplace = , wrapped_gaussian = "in the tangent space of the public footpoint",
+    NULL)
+  if (mcmc_used) detail <- c(detail, "Metropolis-Hastings chain")
   stage <- dp_stage("mean", mechanism, privacy = privacy_parameters(privacy),
                     sensitivity = scale$sensitivity, sigma = scale$sigma, sampler = sampler,
-                    proof = .frechet_proofs[[mechanism]])
+                    proof = .frechet_proofs[[mechanism]], detail = paste(detail, collapse = ", "))
   not_private <- character()
   if (isTRUE(opts$seed_scale)) {
     warn_privacy_leak(msg = paste("`seed_scale = TRUE` uses sigma = Delta/epsilon on a law restricted to the ball,",

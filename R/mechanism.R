@@ -46,13 +46,23 @@ release <- function(mechanism, ...) {
 
 # A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,
 # `alpha` through `privacy`) is this stage's share of the budget.
+# `detail`: what exactly runs, in words (e.g. "untruncated law, draw moved
+# onto the ball"), printed after the mechanism's name.
 dp_stage <- function(name, mechanism, epsilon = NA_real_, sensitivity = NULL, sigma = NULL,
-                     sampler = list(kind = "exact"), domain = NULL, proof = NULL, privacy = NULL) {
+                     sampler = list(kind = "exact"), domain = NULL, proof = NULL, privacy = NULL,
+                     detail = NULL) {
   if (is.null(privacy)) privacy <- list(type = "pure", epsilon = epsilon, delta = 0)
   structure(list(name = name, mechanism = mechanism, privacy = privacy,
                  sensitivity = sensitivity, sigma = sigma, sampler = sampler,
-                 domain = domain, proof = proof),
+                 domain = domain, proof = proof, detail = detail),
             class = "dp_stage")
+}
+
+# "Riemannian Laplace (untruncated law, draw moved onto the ball)".
+stage_label <- function(s) {
+  lab <- mechanism_label(s$mechanism)
+  if (length(s$detail) && any(nzchar(s$detail))) lab <- sprintf("%s (%s)", lab, paste(s$detail, collapse = ", "))
+  lab
 }
 
 # The mechanism object (see ?dp_mechanism). `bounds` holds the public bounds
@@ -121,7 +131,7 @@ print_stages <- function(stages) {
   for (i in seq_along(stages)) {
     s <- stages[[i]]
     cat(sprintf("  stage %d, %s: %s; %s; sensitivity %s, sigma %s; %s\n", i, s$name,
-                mechanism_label(s$mechanism), notion_parameters(s$privacy),
+                stage_label(s), notion_parameters(s$privacy),
                 format_named(s$sensitivity), format_named(s$sigma), sampler_label(s$sampler)))
   }
   invisible(NULL)
@@ -153,5 +163,6 @@ privacy_parameters <- function(p, extra = character()) {
 
 # What a release keeps of a stage: its public facts (not the C++ spec).
 stage_public <- function(s) {
-  unclass(s)[c("name", "mechanism", "privacy", "sensitivity", "sigma", "sampler", "proof")]
+  out <- unclass(s)[c("name", "mechanism", "detail", "privacy", "sensitivity", "sigma", "sampler", "proof")]
+  out[!vapply(out, is.null, logical(1))]
 }

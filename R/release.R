@@ -137,7 +137,7 @@ print.dp_release <- function(x, ...) {
   check_release(x, "x")
   cat(sprintf("<dp_release> %s of %d points on %s\n", gsub("_", " ", x$statistic), as.integer(x$n),
               manifold_label(x$manifold)))
-  cat(sprintf("  mechanism: %s\n", mechanism_label(x$mechanism)))
+  cat(sprintf("  mechanism: %s\n", if (length(x$stages) == 1L) stage_label(x$stages[[1]]) else mechanism_label(x$mechanism)))
   cat(sprintf("  privacy:   %s\n", x$privacy$guarantee))
   if (length(x$stages) > 1L) {
     print_stages(x$stages)
