@@ -6,8 +6,10 @@ set.seed(1)
 S2 <- sphere(2)
 north <- c(0, 0, 1)
 
-# 50 directions within pi/8 of the north pole (the public ball)
-X <- mfd_exp(S2, north, 0.25 * mfd_random_tangent(S2, north, 50))
+# 50 directions near the north pole. The public ball (radius pi/8 around
+# the pole) comes from knowledge of the domain, not from these data; here
+# it holds almost all of them (a point outside would be moved onto it).
+X <- mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 50))
 rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8)
 print(rel)
 # For reference only (not private): how far the release is from the
