@@ -787,7 +787,8 @@ plot.geodesic_regression <- function(x, ..., at = NULL, data = TRUE, legend = TR
   check_flag(legend, "legend")
   if (!is.null(at)) regression_at(at, x$x_range, 1L)   # validated here: not every manifold's plot uses it
   dat <- if (isTRUE(data)) list(x = x$x, y = x$y) else NULL
-  plot_regression_fit(x$manifold, list(fit = x$coef[c("p", "v")]), x$x_range, dat, legend = legend,
+  curve <- regression_release_curve(x$manifold, x$coef$p, x$coef$v, x$coef$x0, x$x_range)
+  plot_regression_fit(x$manifold, list(fit = curve), x$x_range, dat, legend = legend,
                       at = at, ...)
   invisible(x)
 }

@@ -19,12 +19,14 @@
 #'   converted with [as_preshape()]).
 #' @param x_range Range used to rescale `x` to \[0, 1\] (default `range(x)`);
 #'   values outside are clamped.
-#' @param init Optional `list(p, v)` starting point (in the rescaled
-#'   parametrisation).
+#' @param init Optional `list(p, v)` starting point, in the parametrisation
+#'   of `coef()` (footpoint at the middle of `x_range`, velocity per unit of
+#'   x).
 #' @param max_iter,tol Iteration limit and tolerance on the gradient norm.
 #' @return An object of class `geodesic_regression` with `coef` (list of the
-#'   footpoint `p`, at the lower end of `x_range`, and the shooting vector
-#'   `v`, the change over the whole `x_range`), `fitted` (points in the
+#'   footpoint `p` at `x0`, the middle of `x_range`, the velocity `v` per
+#'   unit of x, and `x0`: the parametrisation of [dp_geodesic_regression()],
+#'   so that the geodesic is \eqn{x \mapsto Exp_p((x - x_0) v)}), `fitted` (points in the
 #'   layout of `y`), `residuals` (list of tangent vectors `vectors`, at the
 #'   fitted points, and their `norms`), `energy`, `r_squared` (1 - E / the
 #'   Frechet variance; `NA`, with a warning, when all responses are the same
@@ -53,8 +55,14 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
   p0 <- v0 <- NULL
   if (!is.null(init)) {
     if (!is.list(init) || is.null(init$p) || is.null(init$v)) abort_arg("init", "must be a list with elements `p` and `v`")
-    p0 <- as_points(M, init$p, "init$p")[, 1]
-    v0 <- as_tangents(M, matrix(p0), init$v, "init$v")[, 1]
+    pm <- as_points(M, init$p, "init$p")[, 1]
+    vm <- as_tangents(M, matrix(pm), init$v, "init$v")[, 1]
+    # to the fit's internal parametrisation: footpoint at the lower end of
+    # the range, velocity over the range
+    w <- diff(xs$range)
+    back <- -vm * w / 2
+    p0 <- cpp_binary_op(M, "exp", matrix(pm), matrix(back))[, 1]
+    v0 <- cpp_ternary_op(M, "transport_along", matrix(pm), matrix(back), matrix(vm * w))[, 1]
   }
   f <- cpp_regression_fit(M, xs$x01, Y, p0, v0, max_iter, tol)
   check_representable(M, matrix(f$p), "y", "point")
@@ -81,12 +89,22 @@ new_geodesic_regression <- function(M, p, v, xs, Y, f, call) {
     NA_real_
   }
   structure(list(
-    coef = list(p = from_ambient(M, matrix(p), single = TRUE), v = from_ambient(M, matrix(v), single = TRUE)),
+    coef = midrange_coef(M, p, v, xs$range),
     fitted = from_ambient(M, Fit), residuals = list(vectors = from_ambient(M, R), norms = norms),
     x = xs$x, x_range = xs$range, y = from_ambient(M, Y), n = n,
     energy = f$energy, r_squared = r_squared, frechet_variance = fm$objective,
     iterations = f$iterations, grad_norm = f$grad_norm, converged = f$converged,
     manifold = M, call = call), class = "geodesic_regression")
+}
+
+# The fit's geodesic (footpoint p at the lower end of the range, v the
+# change over it) in the parametrisation of coef(): footpoint at the middle
+# of the range, velocity per unit of x, and x0.
+midrange_coef <- function(M, p, v, x_range) {
+  half <- matrix(v / 2)
+  pm <- cpp_binary_op(M, "exp", matrix(p), half)
+  vm <- cpp_ternary_op(M, "transport_along", matrix(p), half, matrix(v)) / diff(x_range)
+  list(p = from_ambient(M, pm, single = TRUE), v = from_ambient(M, vm, single = TRUE), x0 = mean(x_range))
 }
 
 rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
@@ -120,9 +138,9 @@ print.geodesic_regression <- function(x, ...) {
   cat(sprintf("  covariate range [%g, %g]; energy %.6g; R^2 %.4f; %s after %d iterations\n",
               x$x_range[1], x$x_range[2], x$energy, x$r_squared,
               if (x$converged) "converged" else "NOT converged", x$iterations))
-  cat("  footpoint p (at x =", x$x_range[1], "):\n")
+  cat("  footpoint p (at x =", x$coef$x0, ", the middle of the x range):\n")
   print(signif(x$coef$p, 5))
-  cat("  shooting vector v (change over the x range):\n")
+  cat("  velocity v (per unit of x):\n")
   print(signif(x$coef$v, 5))
   invisible(x)
 }
@@ -137,7 +155,8 @@ summary.geodesic_regression <- function(object, ...) {
     n = object$n, manifold = manifold_label(M), energy = object$energy,
     r_squared = object$r_squared, frechet_variance = object$frechet_variance,
     residual_norms = stats::quantile(object$residuals$norms, c(0, 0.25, 0.5, 0.75, 1)),
-    geodesic_length = sqrt(sum(cpp_inner(M, to_ambient(M, object$coef$p, "p"), to_ambient(M, object$coef$v, "v"), to_ambient(M, object$coef$v, "v")))),
+    geodesic_length = diff(object$x_range) *
+      sqrt(sum(cpp_inner(M, to_ambient(M, object$coef$p, "p"), to_ambient(M, object$coef$v, "v"), to_ambient(M, object$coef$v, "v")))),
     iterations = object$iterations, grad_norm = object$grad_norm, converged = object$converged,
     x_range = object$x_range), class = "summary.geodesic_regression")
 }
@@ -167,9 +186,12 @@ residuals.geodesic_regression <- function(object, ...) object$residuals
 predict.geodesic_regression <- function(object, newdata = NULL, ...) {
   check_fields(object, "geodesic_regression", c("manifold", "coef", "x_range", "fitted"), arg = "object")
   if (is.null(newdata)) return(object$fitted)
-  predict_geodesic(object$manifold, object$coef$p, object$coef$v, object$x_range, newdata)
+  curve <- regression_release_curve(object$manifold, object$coef$p, object$coef$v, object$coef$x0, object$x_range)
+  predict_geodesic(object$manifold, curve$p, curve$v, object$x_range, newdata)
 }
 
+# The geodesic with footpoint p at the lower end of x_range and v the change
+# over it (the curves of the plots), at the covariate values `newdata`.
 predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1)) {
   if (!is.numeric(newdata) || !length(newdata) || any(!is.finite(newdata))) {
     abort_arg("newdata", "must be finite numeric covariate values", call)

@@ -1,235 +1,228 @@
-# DP geodesic regression: the utility targets of issue 10, side by side, in
-# one run.
+# DP geodesic regression: the utility and speed targets of issue 17, the new
+# default beside the earlier methods, in one run.
 #
-#   Rscript bench/dp_regression_utility.R            # full run (~15 min)
+#   Rscript bench/dp_regression_utility.R                        # full run
 #   DPM_BENCH_QUICK=true Rscript bench/dp_regression_utility.R   # smoke run
 #
-# Tables (medians over `reps` data sets unless said otherwise):
-#  1. S^2, the setting of Kulkarni and Soto (section 4.1) as in the issue:
-#     geodesic of length 0.6 from a random start, x ~ U[0, 1], noise
-#     N(0, 0.001 I_3) normalised back, tau = 0.15, public ball of radius 0.4
-#     around the geodesic's midpoint. Energy ratio = E(private) / E(non-
-#     private fit) on the same data, for the joint release (default chain),
-#     the joint release with chains 20 times longer (the law the default
-#     chain should reproduce), method = "tangent", method = "energy"
-#     (exponential mechanism on the clipped energy; default chain and 20x)
-#     and method = "linearised" (energy law at 20% of epsilon, then the
-#     split SSP of the linearised residuals; default chain and 20x); `default` names the
-#     method the public rule of method = "auto" picks.
-#  2. SPD(2), Kulkarni and Soto appendix F: p, q ~ Wishart(I, 2) / 2,
-#     v = Log(p, q), x ~ U[0, 1], y = Exp(y_clean, xi), xi ~ N(0, 0.01^2 I)
-#     in the tangent space; tau = 0.05; public ball of radius |v|/2 + 0.2
-#     around the midpoint.
-#  3. Kendall shapes: shapes::rats (8 landmarks, log age). For each of
-#     `reps` random choices of 6 public pilot animals: centre = Frechet mean
-#     of the pilots' shapes, radius = 1.2 x their largest distance from it,
-#     tau = 1.2 x the largest residual of the pilots' own fit; the other
-#     animals are private; epsilon = 5 per record.
-#  4. Euclidean (DP linear regression): y = 1 + 2x + N(0, 0.5^2),
-#     x ~ U[0, 1], public y bounds [-0.5, 4.5] (centre 2, radius 2.5) and
-#     x range [0, 1] for every method. Mean over data sets of the total
-#     squared error of (intercept, slope) against the truth (1, 2):
-#     dp_geodesic_regression(euclidean(1)) (exact SSP), DPpack::LinearRegressionDP
-#     (objective perturbation, pure epsilon; l2 regulariser, best gamma of a
-#     grid, chosen on the truth: favourable to DPpack) and Laplace
-#     sufficient-statistics perturbation (centred sums of x, x^2, y, x y,
-#     Laplace noise with their L1 sensitivity; standard single scale, and
-#     the budget split optimally over the sums). DPpack is not a dependency
-#     of dpmanifold: it is installed into a temporary library ($DPM_BENCH_LIB
-#     or a temporary directory) when missing.
-#  5. Time of one release at n = 1000 on S^2 (default settings).
-#
+# Energy ratio = E(private fit) / E(non-private fit) on the same data (the
+# energy of geodesic_regression(), covariate range [0, 1]); tables give the
+# median over `reps` fresh data sets and the share above 3. Methods:
+# default = "gauss_newton" (exact); tangent (exact, one round at the
+# centre); energy and linearised (chains); previous = the default before
+# this round (the public rule that picked "energy" or "linearised").
+#  1. S^2, the setting of Kulkarni and Soto (4.1): geodesic of length 0.6,
+#     x ~ U[0, 1], noise N(0, 0.001 I_3) normalised back, tau = 0.15, public
+#     ball of radius 0.4 around the geodesic's midpoint.
+#  2. S^2 robustness at n epsilon >= 100: covariates on one side of the
+#     middle of the range (x ~ U[0, 0.5]); tau 0.075 to 0.6; |v| 0.2 and 1.2
+#     (radius |v| / 2 + 0.1).
+#  3. Small samples (Kulkarni and Soto appendix F): S^2 as in 1 and SPD(2)
+#     (p, q ~ Wishart(I, 2) / 2, v = Log(p, q), noise N(0, 0.01^2 I) in the
+#     tangent space, tau = 0.05, radius |v| / 2 + 0.2) at n = 20, 50, 100 and
+#     epsilon = 0.2, 1, 2; SPD(2) at (500, 1).
+#  4. Other manifolds: S^5, SPD(3) (affine-invariant and log-Euclidean), H^2
+#     and Kendall shapes (shapes::apes against log centroid size; shapes::rats
+#     against log age with public pilot animals, epsilon = 5).
+#  5. Euclidean (DP linear regression) against DPpack and Laplace SSP.
+#  6. Speed: one default release on S^2 at n = 10^4..10^6 against one
+#     mfd_log() pass over the responses, measured in the same run; SPD(3)
+#     at n = 1000.
 # Prints what it measures; asserts nothing.
 
-# DPpack first: its dependencies may be newer than the site library's.
 lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
 dir.create(lib, showWarnings = FALSE, recursive = TRUE)
 .libPaths(c(lib, .libPaths()))
+quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
 have_dppack <- requireNamespace("DPpack", quietly = TRUE)
-if (!have_dppack) {
+if (!have_dppack && !quick) {
   message("installing DPpack into ", lib, " (not a dependency of dpmanifold)")
   try(utils::install.packages("DPpack", lib = lib, repos = c(CRAN = "https://cloud.r-project.org"), quiet = TRUE))
   have_dppack <- requireNamespace("DPpack", quietly = TRUE)
 }
 if (have_dppack) suppressPackageStartupMessages(library(DPpack))
 suppressPackageStartupMessages(library(dpmanifold))
-quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
-reps <- if (quick) 3L else 20L
-set.seed(20240610)
-q <- function(e) withCallingHandlers(e, dpmanifold_privacy_leak = function(w) invokeRestart("muffleWarning"))
+reps <- if (quick) 4L else 20L
+set.seed(20261125)
 t_start <- proc.time()[["elapsed"]]
 
 energy <- function(M, x01, Y, p, v) {
-  # the package's energy with the centred covariate (p at mid-range, v over the range)
   dpmanifold:::cpp_regression_energy(M, x01 - 0.5, dpmanifold:::to_ambient(M, Y, "y"),
                                      as.numeric(dpmanifold:::to_ambient(M, p, "p")),
                                      as.numeric(dpmanifold:::to_ambient(M, v, "v")))
 }
-# energy ratio of a release (v per unit of x; the covariate range is [0, 1])
-release_ratio <- function(rel, M, x01, Y, E0) energy(M, x01, Y, rel$estimate$p, rel$estimate$v) / E0
-nonprivate_energy <- function(M, x01, Y) {
-  f <- geodesic_regression(M, x01, Y, x_range = c(0, 1))
-  f$energy
+nonprivate_energy <- function(M, x01, Y) geodesic_regression(M, x01, Y, x_range = c(0, 1))$energy
+# The rule that picked the default before this round (removed from the package).
+previous_default <- function(M, n, eps, tau, r) {
+  tau_e <- min(tau, 2 * r + r)
+  d <- M$dim
+  noise_ok <- (28 / 3) * (d + 1) / (0.65^2 * n * eps) <= 0.5
+  w <- tau_e / sqrt(n * 0.2 * eps)
+  L <- d * (log(max(r / w, 1)) + log(max(2 * r / (sqrt(12) * w), 1)))
+  if (noise_ok && n * 0.2 * eps / 2 >= L + 5) "linearised" else "energy"
+}
+# Energy ratios of the given methods on one data set D (x in [0, 1]).
+ratios <- function(M, D, eps, tau, methods) {
+  E0 <- nonprivate_energy(M, D$x, D$y)
+  prev <- previous_default(M, length(D$x), eps, tau, D$radius)
+  vapply(methods, function(m) {
+    mm <- if (m == "previous") prev else if (m == "default") "gauss_newton" else m
+    rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
+                                  x_range = c(0, 1), method = mm)
+    energy(M, D$x, D$y, rel$estimate$p, rel$estimate$v) / E0
+  }, numeric(1))
+}
+# One row: median and share above 3 of each method over `reps` data sets.
+cell <- function(M, sim, eps, tau, methods, label, k = reps) {
+  res <- replicate(k, ratios(M, sim(), eps, tau, methods))
+  res <- matrix(res, nrow = length(methods), dimnames = list(methods, NULL))
+  out <- data.frame(setting = label, stringsAsFactors = FALSE)
+  for (m in methods) {
+    out[[m]] <- round(stats::median(res[m, ]), 3)
+    out[[paste0(m, ">3")]] <- round(mean(res[m, ] > 3), 2)
+  }
+  out
+}
+show <- function(title, rows) {
+  cat("\n==", title, "==\n")
+  print(do.call(rbind, rows), row.names = FALSE)
 }
 
-# ---- 1. S^2 ------------------------------------------------------------------
+# ---- 1. S^2, the seed setting ---------------------------------------------------
 S2 <- sphere(2)
-sim_sphere <- function(n, len = 0.6, delta = 0.001) {
-  q0 <- mfd_random_point(S2, 1)
-  z <- mfd_random_tangent(S2, q0, 1)
+sim_sphere <- function(n, len = 0.6, delta = 0.001, xmax = 1, radius = len / 2 + 0.1, M = S2) {
+  D <- M$ambient_dim
+  q0 <- mfd_random_point(M, 1)
+  z <- mfd_random_tangent(M, q0, 1)
   z <- len * z / sqrt(sum(z^2))
-  x <- runif(n)
-  G <- mfd_exp(S2, q0, outer(x, z))
-  Y <- G + matrix(rnorm(3 * n, sd = sqrt(delta)), n)
-  list(x = x, y = Y / sqrt(rowSums(Y^2)), center = as.numeric(mfd_exp(S2, q0, z / 2)))
+  x <- runif(n, 0, xmax)
+  G <- mfd_exp(M, q0, outer(x - 0.5, z))
+  Y <- G + matrix(rnorm(D * n, sd = sqrt(delta)), n)
+  list(x = x, y = Y / sqrt(rowSums(Y^2)), center = as.numeric(q0), radius = radius)
 }
-s2_settings <- if (quick) list(c(100, 1), c(1000, 0.5)) else
-  list(c(50, 1), c(100, 1), c(100, 2), c(200, 1), c(200, 2), c(500, 1), c(1000, 0.5), c(1000, 1))
-long_for <- function(n) n <= 200   # 20x chains where they matter (and are affordable)
-s2_rows <- list()
-for (ne in s2_settings) {
-  n <- ne[1]; eps <- ne[2]
-  res <- replicate(reps, {
-    D <- sim_sphere(n)
-    E0 <- nonprivate_energy(S2, D$x, D$y)
-    base <- list(S2, D$x, D$y, epsilon = eps, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
-    jl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "joint", sampler = "mcmc",
-             mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
-    tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
-    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
-    enl <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "energy",
-             mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
-    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
-    lil <- if (long_for(n) && !quick) do.call(dp_geodesic_regression, c(base, list(method = "linearised",
-             mcmc = mcmc_control(burnin = 20 * 600, steps = 20 * 600)))) else NULL
-    c(joint = release_ratio(j, S2, D$x, D$y, E0),
-      joint_20x = if (is.null(jl)) NA else release_ratio(jl, S2, D$x, D$y, E0),
-      linearised = release_ratio(li, S2, D$x, D$y, E0),
-      linearised_20x = if (is.null(lil)) NA else release_ratio(lil, S2, D$x, D$y, E0),
-      tangent = release_ratio(tg, S2, D$x, D$y, E0),
-      energy = release_ratio(en, S2, D$x, D$y, E0),
-      energy_20x = if (is.null(enl)) NA else release_ratio(enl, S2, D$x, D$y, E0),
-      exact = j$sampler$kind == "exact")
-  })
-  s2_rows[[length(s2_rows) + 1L]] <- data.frame(
-    n = n, epsilon = eps, nonprivate = 1, joint = median(res["joint", ]),
-    joint_20x_chain = median(res["joint_20x", ]), tangent = median(res["tangent", ]),
-    energy = median(res["energy", ]), energy_20x_chain = median(res["energy_20x", ]),
-    linearised = median(res["linearised", ]), linearised_20x_chain = median(res["linearised_20x", ]),
-    default = dpmanifold:::auto_method(S2, n, eps, 0.15, 0.4, 0.8),
-    default_ratio = median(res[if (dpmanifold:::auto_method(S2, n, eps, 0.15, 0.4, 0.8) == "energy") "energy" else "linearised", ]),
-    joint_exact_share = mean(res["exact", ]))
-}
-cat("\n== 1. S^2 (Kulkarni and Soto 4.1; tau = 0.15, radius 0.4): median energy ratio over", reps, "data sets ==\n")
-cat("   targets: <= 1.5 at (100, 1); <= 1.1 at (200, 1) and (1000, 0.5)\n")
-print(do.call(rbind, s2_rows), digits = 3, row.names = FALSE)
+all_methods <- c("default", "tangent", "energy", "linearised", "previous")
+s2_settings <- if (quick) list(c(200, 1)) else
+  list(c(50, 1), c(100, 1), c(100, 2), c(200, 0.5), c(200, 1), c(500, 1), c(1000, 0.5), c(1000, 1))
+rows <- lapply(s2_settings, function(ne) cell(S2, function() sim_sphere(ne[1]), ne[2], 0.15, all_methods,
+                                              sprintf("n %d, eps %g", ne[1], ne[2])))
+show(sprintf("1. S^2 seed setting (tau 0.15, radius 0.4): median energy ratio, %d data sets", reps), rows)
 
-# ---- 1b. the default at the two borderline targets, 100 data sets -------------------
-# A median over 20 data sets has a standard error of about 0.05-0.1 here;
-# the default alone is cheap enough for 100 (bootstrap standard error shown).
-big <- if (quick) 10L else 100L
-cat("\n== 1b. S^2, the default method only, median energy ratio over", big, "data sets ==\n")
-for (ne in list(c(100, 1), c(200, 1))) {
-  r <- replicate(big, {
-    D <- sim_sphere(ne[1])
-    E0 <- nonprivate_energy(S2, D$x, D$y)
-    rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = ne[2], tau = 0.15, center = D$center, radius = 0.4,
-                                  x_range = c(0, 1))
-    release_ratio(rel, S2, D$x, D$y, E0)
-  })
-  se <- sd(replicate(2000, median(sample(r, replace = TRUE))))
-  cat(sprintf("   (n, epsilon) = (%d, %g): default %s, median %.3f (bootstrap se %.3f), quartiles %.3f-%.3f\n",
-              ne[1], ne[2], dpmanifold:::auto_method(S2, ne[1], ne[2], 0.15, 0.4, 0.8), median(r), se,
-              quantile(r, 0.25), quantile(r, 0.75)))
+# ---- 2. S^2 robustness ------------------------------------------------------------
+rob <- list(
+  list("even", function(n) sim_sphere(n), 0.15),
+  list("one side: x in [0, 0.5]", function(n) sim_sphere(n, xmax = 0.5), 0.15),
+  list("tau 0.075", function(n) sim_sphere(n), 0.075),
+  list("tau 0.3", function(n) sim_sphere(n), 0.3),
+  list("tau 0.6", function(n) sim_sphere(n), 0.6),
+  list("|v| 0.2", function(n) sim_sphere(n, len = 0.2), 0.15),
+  list("|v| 1.2", function(n) sim_sphere(n, len = 1.2), 0.15))
+rob_ne <- if (quick) list(c(200, 1)) else list(c(100, 1), c(200, 1), c(1000, 0.5))
+rows <- list()
+for (ne in rob_ne) for (r in rob) {
+  rows[[length(rows) + 1L]] <- cell(S2, function() r[[2]](ne[1]), ne[2], r[[3]], c("default", "previous"),
+                                    sprintf("n %d, eps %g, %s", ne[1], ne[2], r[[1]]))
 }
+show("2. S^2 robustness (targets: n eps >= 100 median <= 1.5 and < 10% above 3; n eps >= 200: <= 1.15)", rows)
 
-# ---- 2. SPD(2) ------------------------------------------------------------------
-P <- spd(2)
-sim_spd <- function(n, noise = 0.01) {
+# ---- 3. Small samples (appendix F) and SPD(2) ---------------------------------------
+P2 <- spd(2)
+sim_spd <- function(n, noise = 0.01, M = P2) {
+  k <- M$ambient_dim
+  m <- round(sqrt(k))
   repeat {
-    p <- stats::rWishart(1, 2, diag(2))[, , 1] / 2
-    qq <- stats::rWishart(1, 2, diag(2))[, , 1] / 2
-    v <- mfd_log(P, p, qq)
-    L <- mfd_norm(P, p, v)
-    if (L < 3) break   # the appendix's random pairs, kept representable for the public ball
+    p <- stats::rWishart(1, m, diag(m))[, , 1] / 2
+    qq <- stats::rWishart(1, m, diag(m))[, , 1] / 2
+    v <- mfd_log(M, p, qq)
+    L <- mfd_norm(M, p, v)
+    if (L < 3) break
   }
   x <- runif(n)
-  clean <- mfd_exp(P, p, array(outer(as.vector(v), x), c(2, 2, n)))
-  y <- mfd_exp(P, clean, noise * mfd_random_tangent(P, clean, n))
-  list(x = x, y = y, center = mfd_exp(P, p, v / 2), radius = L / 2 + 0.2)
+  clean <- mfd_exp(M, p, array(outer(as.vector(v), x), c(m, m, n)))
+  y <- mfd_exp(M, clean, noise * mfd_random_tangent(M, clean, n))
+  list(x = x, y = y, center = mfd_exp(M, p, v / 2), radius = L / 2 + 0.2)
 }
-spd_settings <- if (quick) list(c(500, 1)) else list(c(100, 1), c(200, 1), c(500, 1), c(500, 2), c(1000, 1))
-spd_rows <- list()
-for (ne in spd_settings) {
-  n <- ne[1]; eps <- ne[2]
-  res <- replicate(reps, {
-    D <- sim_spd(n)
-    E0 <- nonprivate_energy(P, D$x, D$y)
-    base <- list(P, D$x, D$y, epsilon = eps, tau = 0.05, center = D$center, radius = D$radius, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
-    tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
-    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
-    enl <- if (quick || n > 100) NULL else do.call(dp_geodesic_regression, c(base, list(method = "energy",
-             mcmc = mcmc_control(burnin = 20 * 900, steps = 20 * 900))))   # 20x chains where affordable
-    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
-    c(joint = release_ratio(j, P, D$x, D$y, E0), tangent = release_ratio(tg, P, D$x, D$y, E0),
-      linearised = release_ratio(li, P, D$x, D$y, E0),
-      auto_lin = dpmanifold:::auto_method(P, n, eps, 0.05, D$radius, 2 * D$radius) == "linearised",
-      energy = release_ratio(en, P, D$x, D$y, E0),
-      energy_20x = if (is.null(enl)) NA else release_ratio(enl, P, D$x, D$y, E0))
-  })
-  spd_rows[[length(spd_rows) + 1L]] <- data.frame(n = n, epsilon = eps, nonprivate = 1,
-                                                  joint = median(res["joint", ]), tangent = median(res["tangent", ]),
-                                                  energy = median(res["energy", ]),
-                                                  energy_20x_chain = median(res["energy_20x", ]),
-                                                  linearised = median(res["linearised", ]),
-                                                  default = median(ifelse(res["auto_lin", ] == 1, res["linearised", ], res["energy", ])),
-                                                  default_share_linearised = mean(res["auto_lin", ]))
+small <- if (quick) list(c(50, 1)) else
+  list(c(20, 0.2), c(20, 1), c(20, 2), c(50, 0.2), c(50, 1), c(50, 2), c(100, 0.2), c(100, 1), c(100, 2))
+rows <- list()
+for (ne in small) {
+  rows[[length(rows) + 1L]] <- cell(S2, function() sim_sphere(ne[1]), ne[2], 0.15, c("default", "tangent", "energy"),
+                                    sprintf("S^2 n %d, eps %g", ne[1], ne[2]))
+  rows[[length(rows) + 1L]] <- cell(P2, function() sim_spd(ne[1]), ne[2], 0.05, c("default", "tangent", "energy"),
+                                    sprintf("SPD(2) n %d, eps %g", ne[1], ne[2]))
 }
-cat("\n== 2. SPD(2) (appendix F; tau = 0.05): median energy ratio over", reps, "data sets ==\n")
-cat("   target: <= 2 at (500, 1)\n")
-print(do.call(rbind, spd_rows), digits = 3, row.names = FALSE)
+show("3. small samples, appendix F (targets: no cell worse than tangent; median <= 2 where n eps >= 50)", rows)
+show("3b. SPD(2) appendix F at n 500, eps 1", list(cell(P2, function() sim_spd(500), 1, 0.05,
+                                                       c("default", "tangent", "energy", "linearised"), "SPD(2) n 500, eps 1")))
 
-# ---- 3. Kendall: shapes::rats ------------------------------------------------------
+# ---- 4. Other manifolds --------------------------------------------------------------
+S5 <- sphere(5)
+P3 <- spd(3)
+P3le <- spd(3, metric = "log_euclidean")
+H2 <- hyperbolic(2)
+sim_h2 <- function(n) {
+  p <- mfd_exp(H2, c(1, 0, 0), mfd_random_tangent(H2, c(1, 0, 0), 1) * 0.3)
+  v <- mfd_random_tangent(H2, p, 1)
+  v <- 0.8 * v / mfd_norm(H2, p, v)
+  x <- runif(n)
+  clean <- mfd_exp(H2, p, outer(x - 0.5, as.numeric(v)))
+  list(x = x, y = mfd_exp(H2, clean, 0.05 * mfd_random_tangent(H2, clean, n)), center = as.numeric(p), radius = 0.6)
+}
+rows <- list()
+for (ne in if (quick) list(c(200, 1)) else list(c(200, 1), c(1000, 1))) {
+  rows[[length(rows) + 1L]] <- cell(S5, function() sim_sphere(ne[1], M = S5), ne[2], 0.15, c("default", "tangent", "energy"),
+                                    sprintf("S^5 n %d, eps %g", ne[1], ne[2]))
+  rows[[length(rows) + 1L]] <- cell(P3, function() sim_spd(ne[1], M = P3), ne[2], 0.05, c("default", "tangent", "energy"),
+                                    sprintf("SPD(3) n %d, eps %g", ne[1], ne[2]))
+  rows[[length(rows) + 1L]] <- cell(P3le, function() sim_spd(ne[1], M = P3le), ne[2], 0.05,
+                                    c("default", "tangent", "energy"), sprintf("SPD(3) log-Euclidean n %d, eps %g", ne[1], ne[2]))
+  rows[[length(rows) + 1L]] <- cell(H2, function() sim_h2(ne[1]), ne[2], 0.15, c("default", "tangent", "energy"),
+                                    sprintf("H^2 n %d, eps %g", ne[1], ne[2]))
+}
+show("4a. S^5, SPD(3), H^2 (target: median <= 1.2 at n eps >= 200)", rows)
+
 if (requireNamespace("shapes", quietly = TRUE)) {
   e <- new.env()
-  utils::data("rats", package = "shapes", envir = e)
+  utils::data("apes", "rats", package = "shapes", envir = e)
+  # apes: 167 great-ape skulls, 8 landmarks; covariate log centroid size,
+  # public range from the species' published size range (here: the range
+  # rounded outwards); public ball: the Frechet mean of a public half-sample
+  # (the gorillas, a different group), radius 1.2 x their largest distance.
+  A <- as_preshape(e$apes$x)
+  K8 <- kendall_shape(dim(e$apes$x)[1])
+  cs <- apply(e$apes$x, 3, function(z) sqrt(sum(sweep(z, 2, colMeans(z))^2)))
+  lcs <- log(cs)
+  xr <- c(floor(min(lcs) * 10), ceiling(max(lcs) * 10)) / 10
+  x01 <- (lcs - xr[1]) / diff(xr)
+  grp <- e$apes$group
+  pub <- grp %in% c("gorf", "gorm")
+  ctr <- frechet_mean(K8, A[, , pub])$mean
+  rad <- 1.2 * max(mfd_dist(K8, ctr, A))
+  pf <- geodesic_regression(K8, x01[pub], A[, , pub], x_range = c(0, 1))
+  tau <- 1.2 * max(pf$residuals$norms)
+  priv <- !pub
+  Dapes <- list(x = x01[priv], y = A[, , priv], center = ctr, radius = rad)
+  apes_rows <- lapply(c(2, 5), function(eps) cell(K8, function() Dapes, eps, tau, c("default", "tangent", "energy"),
+                                                 sprintf("apes (n %d private) eps %g", sum(priv), eps)))
+  show("4b. Kendall shapes, shapes::apes against log centroid size (the same data, fresh noise per release)", apes_rows)
   rd <- e$rats
   K <- kendall_shape(dim(rd$x)[1])
   Z <- as_preshape(rd$x)
   lrange <- log(c(7, 150))
-  x01 <- (log(rd$time) - lrange[1]) / diff(lrange)
+  xr01 <- (log(rd$time) - lrange[1]) / diff(lrange)
   animals <- unique(rd$no)
   res <- replicate(reps, {
     pilots <- sample(animals, 6)
     pub <- rd$no %in% pilots
     ctr <- frechet_mean(K, Z[, , pub])$mean
     rad <- 1.2 * max(mfd_dist(K, ctr, Z[, , pub]))
-    pf <- geodesic_regression(K, x01[pub], Z[, , pub], x_range = c(0, 1))
-    tau <- 1.2 * max(pf$residuals$norms)
-    priv <- !pub
-    E0 <- nonprivate_energy(K, x01[priv], Z[, , priv])
-    base <- list(K, x01[priv], Z[, , priv], epsilon = 5, tau = tau, center = ctr, radius = rad, x_range = c(0, 1))
-    j <- do.call(dp_geodesic_regression, c(base, list(method = "joint")))
-    tg <- do.call(dp_geodesic_regression, c(base, list(method = "tangent")))
-    en <- do.call(dp_geodesic_regression, c(base, list(method = "energy")))
-    li <- do.call(dp_geodesic_regression, c(base, list(method = "linearised")))
-    c(joint = release_ratio(j, K, x01[priv], Z[, , priv], E0), linearised = release_ratio(li, K, x01[priv], Z[, , priv], E0),
-      tangent = release_ratio(tg, K, x01[priv], Z[, , priv], E0),
-      energy = release_ratio(en, K, x01[priv], Z[, , priv], E0), n = sum(priv), radius = rad, tau = tau)
+    pf <- geodesic_regression(K, xr01[pub], Z[, , pub], x_range = c(0, 1))
+    ratios(K, list(x = xr01[!pub], y = Z[, , !pub], center = ctr, radius = rad), 5, 1.2 * max(pf$residuals$norms),
+           c("default", "tangent", "energy", "linearised"))
   })
-  cat("\n== 3. Kendall shapes, shapes::rats (log age; 6 public pilot animals, the rest private; epsilon = 5 per record):\n")
-  cat(sprintf("   median over %d pilot choices: n = %d, radius %.3f, tau %.3f; energy ratio joint %.3f, tangent %.3f, energy %.3f, linearised %.3f (target <= 1.5; default: %s)\n",
-              reps, as.integer(res["n", 1]), median(res["radius", ]), median(res["tau", ]),
-              median(res["joint", ]), median(res["tangent", ]), median(res["energy", ]), median(res["linearised", ]),
-              dpmanifold:::auto_method(K, as.integer(res["n", 1]), 5, median(res["tau", ]), median(res["radius", ]),
-                                       2 * median(res["radius", ]))))
-} else {
-  cat("\n== 3. Kendall shapes: skipped (package shapes not installed)\n")
+  cat("\n== 4c. shapes::rats (log age; 6 public pilot animals, the rest private; epsilon 5): median energy ratio ==\n")
+  print(round(apply(res, 1, stats::median), 3))
 }
 
-# ---- 4. Euclidean: DP linear regression ---------------------------------------------
+# ---- 5. Euclidean: DP linear regression ---------------------------------------------
 # Peers on the same public bounds (y in [lo, hi], x in [0, 1], the same
 # public domain |a| <= 2.5, |b| <= 5 for the post-processing):
 #  * laplace_ssp: the standard Laplace sufficient-statistics perturbation
@@ -266,10 +259,10 @@ dppack_fit <- function(x, y, eps, gamma) {
   as.numeric(m$coeff)
 }
 gammas <- c(1e-4, 1e-3, 1e-2, 0.1)
-eu_reps <- if (quick) 20L else 1000L     # ours and the Laplace SSPs (cheap)
-dpp_reps <- if (quick) 5L else 100L      # DPpack (its fits are slow)
+eu_reps <- if (quick) 20L else 300L     # ours and the Laplace SSPs (cheap)
+dpp_reps <- if (quick) 2L else 50L      # DPpack (its fits are slow)
 eu_rows <- list()
-for (n in c(1e3, 1e4)) for (eps in c(0.5, 1, 2)) {
+for (n in c(1e3, 1e4)) for (eps in if (quick) 1 else c(0.5, 1, 2)) {
   tr <- c(1, 2)
   res <- replicate(eu_reps, {
     x <- runif(n); y <- 1 + 2 * x + rnorm(n, sd = 0.5)
@@ -292,37 +285,28 @@ for (n in c(1e3, 1e4)) for (eps in c(0.5, 1, 2)) {
     ratio_ssp_split = m[["ours"]] / m[["ssp_split"]],
     se_ratio_split = sd(res["ours", ] - m[["ours"]] / m[["ssp_split"]] * res["ssp_split", ]) / sqrt(eu_reps) / m[["ssp_split"]])
 }
-cat(sprintf("\n== 4. DP linear regression: mean total squared error of (intercept, slope); %d data sets (DPpack: %d) ==\n",
+cat(sprintf("\n== 5. DP linear regression: mean total squared error of (intercept, slope); %d data sets (DPpack: %d) ==\n",
             eu_reps, dpp_reps))
-cat("   dpmanifold = exact SSP (hull K-norm moments + Laplace design); targets: ratio_DPpack <= 0.5 and ratio_ssp <= 1\n")
+cat("   dpmanifold = the default (exact Gauss-Newton SSP rounds; tau not given); targets: ratio_DPpack <= 0.5 and ratio_ssp <= 1\n")
 cat("   (se_ratio_split: standard error of ratio_ssp_split, delta method)\n")
 print(do.call(rbind, eu_rows), digits = 3, row.names = FALSE)
 
-# ---- 5. Time of one release at n = 1000 on S^2 ------------------------------------
-D <- sim_sphere(1000)
-times <- replicate(if (quick) 2 else 7, {
-  t0 <- proc.time()
-  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1),
-                         method = "joint")
-  el <- proc.time() - t0
-  c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
-})
-cat(sprintf("\n== 5. One release at n = 1000 on S^2 (epsilon = 1, default chain): method = \"joint\": median %.2f s elapsed, %.2f s CPU (target < 1 s)\n",
-            median(times["elapsed", ]), median(times["cpu", ])))
-times <- replicate(if (quick) 2 else 7, {
-  t0 <- proc.time()
-  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1),
-                         method = "energy")
-  el <- proc.time() - t0
-  c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
-})
-cat(sprintf("   method = \"energy\": median %.2f s elapsed, %.2f s CPU\n", median(times["elapsed", ]), median(times["cpu", ])))
-times <- replicate(if (quick) 2 else 7, {
-  t0 <- proc.time()
-  dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.4, x_range = c(0, 1))
-  el <- proc.time() - t0
-  c(elapsed = el[["elapsed"]], cpu = el[["user.self"]] + el[["sys.self"]])
-})
-cat(sprintf("   the default (method = \"auto\" -> \"%s\"): median %.2f s elapsed, %.2f s CPU\n",
-            dpmanifold:::auto_method(S2, 1000, 1, 0.15, 0.4, 0.8), median(times["elapsed", ]), median(times["cpu", ])))
+
+# ---- 6. Speed --------------------------------------------------------------------------
+cat("\n== 6. Speed of one default release (elapsed seconds, median of 3) against one mfd_log() pass ==\n")
+med_time <- function(f, k = 3) stats::median(replicate(k, system.time(f())[["elapsed"]]))
+for (n in if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)) {
+  D <- sim_sphere(n)
+  tl <- med_time(function() mfd_log(S2, D$center, D$y))
+  tr <- med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
+                                                   radius = D$radius, x_range = c(0, 1)))
+  te <- if (n <= 1e4) med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
+                                                                  radius = D$radius, x_range = c(0, 1), method = "energy"), 1) else NA
+  cat(sprintf("   S^2 n = %7d: default %.3f s, one log pass %.3f s, ratio %.1f (target < 15); energy chain %s\n",
+              as.integer(n), tr, tl, tr / tl, if (is.na(te)) "not run" else sprintf("%.2f s", te)))
+}
+D <- sim_spd(1000, M = P3)
+cat(sprintf("   SPD(3) n = 1000: default %.3f s (target < 1 s)\n",
+            med_time(function() dp_geodesic_regression(P3, D$x, D$y, epsilon = 1, tau = 0.05, center = D$center,
+                                                      radius = D$radius, x_range = c(0, 1)))))
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

@@ -50,6 +50,10 @@ time_it <- function(f, min_time = 0.25, batches = 3L, warm = TRUE) {
 fmt_time <- function(s) if (s < 1) sprintf("%.2f ms", 1e3 * s) else sprintf("%.2f s", s)
 
 # Our energy formula for a geodesic given in our parametrisation.
+# coef() of a fit (footpoint at mid-range, velocity per unit of x) as the
+# footpoint at the lower end and the change over the range
+low_end <- function(fit) dpmanifold:::regression_release_curve(fit$manifold, fit$coef$p, fit$coef$v, fit$coef$x0,
+                                                               fit$x_range)
 energy_ours <- function(M, p, v, x01, Y) {
   fit <- mfd_exp(M, p, mfd_layout_scale(M, v, x01))
   mean(mfd_dist(M, fit, Y)^2) / 2
@@ -248,12 +252,12 @@ for (nm in names(datasets)) {
   fit <- attr(t_ours, "value")
   t_r <- time_it(function() geodesic_regression_r(x01, t(d$y)))
   fr <- attr(t_r, "value")
-  e_ours <- energy_ours(S2, fit$coef$p, fit$coef$v, x01, d$y)
+  e_ours <- energy_ours(S2, low_end(fit)$p, low_end(fit)$v, x01, d$y)
   e_r <- energy_ours(S2, fr$p, fr$v, x01, d$y)
   cat(sprintf("  %-9s ours: E = %.12f (%d iterations, %s)   plain R: E = %.12f (%d iterations)\n", nm, e_ours,
               fit$iterations, fmt_time(t_ours), e_r, fr$iterations))
   cat(sprintf("            E(ours) - E(plain R) = %.2e; |p - p_R| = %.1e, |v - v_R| = %.1e; plain R / ours time = %.1fx\n",
-              e_ours - e_r, sqrt(sum((fit$coef$p - fr$p)^2)), sqrt(sum((fit$coef$v - fr$v)^2)),
+              e_ours - e_r, sqrt(sum((low_end(fit)$p - fr$p)^2)), sqrt(sum((low_end(fit)$v - fr$v)^2)),
               as.numeric(t_r) / as.numeric(t_ours)))
 }
 cat("\n")
@@ -309,7 +313,7 @@ if (!have_geodregr()) {
     t_g <- time_it(function() run_geo_reg("sphere", d$x, t(d$y)), min_time = 0, batches = 1L, warm = FALSE)
     g <- attr(t_g, "value")
     pv <- from_geodregr(as.vector(g$p), as.vector(g$V), d$x)
-    report(paste("sphere(2),", nm), energy_ours(S2, fit$coef$p, fit$coef$v, x01, d$y),
+    report(paste("sphere(2),", nm), energy_ours(S2, low_end(fit)$p, low_end(fit)$v, x01, d$y),
            energy_ours(S2, pv$p, pv$v, x01, d$y), t_ours, t_g, fit$iterations, g$iteration)
   }
 
@@ -337,7 +341,7 @@ if (!have_geodregr()) {
     p_k <- cbind(Re(pv$p), Im(pv$p))
     v_k <- cbind(Re(pv$v), Im(pv$v))
     v_h <- mfd_project(K, p_k, v_k)   # horizontal part (GeodRegr's V is horizontal up to rounding)
-    report(sprintf("kendall_shape(%d), rats", K$size), energy_ours(K, fit$coef$p, fit$coef$v, t01, Z),
+    report(sprintf("kendall_shape(%d), rats", K$size), energy_ours(K, low_end(fit)$p, low_end(fit)$v, t01, Z),
            energy_ours(K, p_k, v_h, t01, Z), t_ours, t_g, fit$iterations, g$iteration)
     cat(sprintf("  %-26s (vertical part of GeodRegr's v dropped: %.1e)\n", "", sqrt(sum((v_k - v_h)^2))))
   }

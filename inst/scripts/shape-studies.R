@@ -115,7 +115,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
   strip <- function(rel) list(p = rel$estimate$p, v = rel$estimate$v, x_range = rel$estimate$x_range,
                               sigma = rel$sigma, sensitivity = rel$sensitivity,
                               sampler = rel$sampler, epsilon = rel$privacy$epsilon)
-  regression <- list(nonprivate = list(p = fit$coef$p, v = fit$coef$v, x_range = ages),
+  regression <- list(nonprivate = list(p = fit$coef$p, v = fit$coef$v, x0 = fit$coef$x0, x_range = ages),
                      joint = stats::setNames(lapply(reg_joint, strip), paste0("eps_", reg_eps)),
                      sequential = strip(reg_seq),
                      n = n_cc, tau = tau, center = center, radius = radius,
@@ -148,7 +148,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
       Mr, lage[priv], rd$x[, , priv], epsilon = e, tau = rtau, center = rcenter, radius = rradius,
       x_range = lrange, method = "joint", mcmc = mcmc_reg))))
     names(rrel) <- paste0("eps_", eps_record)
-    rats <- list(nonprivate = list(p = rfit$coef$p, v = rfit$coef$v, x_range = lrange),
+    rats <- list(nonprivate = list(p = rfit$coef$p, v = rfit$coef$v, x0 = rfit$coef$x0, x_range = lrange),
                  releases = rrel, epsilon_record = eps_record, epsilon_animal = 8 * eps_record, records_per_animal = 8L,
                  n = sum(priv), n_animals = length(unique(rd$no[priv])), public_ids = public_ids,
                  center = rcenter, radius = rradius, tau = rtau, age_grid = c(7, 14, 30, 60, 150))

@@ -163,7 +163,8 @@ study_regression_split <- function(settings, say) {
     for (b in seq_len(settings$reg_reps)) {
       D <- simulate_geodesic_data(n)
       fit <- geodesic_regression(S2, D$x, D$y, x_range = c(0, 1))
-      e0 <- regression_mse(S2, coef(fit)$p, coef(fit)$v, D$x, D$y)
+      lo <- dpmanifold:::regression_release_curve(S2, coef(fit)$p, coef(fit)$v, coef(fit)$x0, fit$x_range)
+      e0 <- regression_mse(S2, lo$p, lo$v, D$x, D$y)
       release <- function(eps, method) {
         # the sequential procedure warns that it is not DP as stated: known here
         rel <- withCallingHandlers(

@@ -33,13 +33,20 @@ test_that("noise-free geodesic data are recovered on every manifold", {
     Y <- geodesic_data(M, case$p, case$v, (x - 10) / 10)
     fit <- geodesic_regression(M, x, Y, x_range = c(10, 20))
     expect_true(fit$converged)
-    expect_lt(max(abs(fit$coef$p - case$p)), 1e-6, label = paste(M$name, "p"))
-    expect_lt(max(abs(fit$coef$v - case$v)), 1e-6, label = paste(M$name, "v"))
+    # coef(): footpoint at the middle of the range (x = 15), velocity per unit of x
+    mid <- geodesic_data(M, case$p, case$v, 0.5)
+    expect_lt(max(abs(as.vector(fit$coef$p) - as.vector(mid))), 1e-6, label = paste(M$name, "p"))
+    expect_equal(fit$coef$x0, 15)
+    expect_lt(max(abs(as.vector(predict(fit, c(10, 20))) - as.vector(geodesic_data(M, case$p, case$v, c(0, 1))))), 1e-6,
+              label = paste(M$name, "v"))
     expect_lt(fit$energy, 1e-12)
     # and from a poor starting point
     fit2 <- geodesic_regression(M, x, Y, x_range = c(10, 20),
                                 init = list(p = mfd_exp(M, case$p, 0.2 * case$v), v = 0 * case$v))
-    expect_lt(max(abs(fit2$coef$p - case$p)), 1e-6, label = paste(M$name, "p from a poor start"))
+    expect_lt(max(abs(as.vector(fit2$coef$p) - as.vector(mid))), 1e-6, label = paste(M$name, "p from a poor start"))
+    # init in the parametrisation of coef(): the fit itself is a fixed point
+    fit3 <- geodesic_regression(M, x, Y, x_range = c(10, 20), init = fit$coef[c("p", "v")])
+    expect_lte(fit3$iterations, 1)
   }
 })
 
@@ -49,9 +56,9 @@ test_that("the Euclidean fit equals lm()", {
   Y <- cbind(1 + 2 * x, -x) + matrix(rnorm(100), 50)
   fit <- geodesic_regression(euclidean(2), x, Y)
   ols <- coef(lm(Y ~ x))
-  # p is the fit at min(x), v the change over range(x)
-  expect_equal(fit$coef$p, as.vector(ols[1, ] + ols[2, ] * min(x)), tolerance = 1e-10)
-  expect_equal(fit$coef$v, as.vector(ols[2, ] * diff(range(x))), tolerance = 1e-10)
+  # p is the fit at the middle of range(x), v the slope per unit of x
+  expect_equal(fit$coef$p, as.vector(ols[1, ] + ols[2, ] * mean(range(x))), tolerance = 1e-10)
+  expect_equal(fit$coef$v, as.vector(ols[2, ]), tolerance = 1e-10)
   expect_equal(unname(predict(fit, c(0, 2))), unname(cbind(1, c(0, 2)) %*% ols), tolerance = 1e-10)
   expect_equal(unname(fitted(fit)), unname(fitted(lm(Y ~ x))), tolerance = 1e-10)
 })
@@ -96,7 +103,7 @@ test_that("geodesic_regression returns a usable model object", {
   Y <- geodesic_data(S2, c(0, 0, 1), c(0.6, 0, 0), (x - 1990) / 30, noise = 0.05)
   fit <- geodesic_regression(S2, x, Y)
   expect_s3_class(fit, "geodesic_regression")
-  expect_named(coef(fit), c("p", "v"))
+  expect_named(coef(fit), c("p", "v", "x0"))
   expect_equal(dim(fitted(fit)), c(30L, 3L))
   expect_length(residuals(fit)$norms, 30)
   expect_equal(residuals(fit)$norms, mfd_dist(S2, fitted(fit), Y), tolerance = 1e-10)

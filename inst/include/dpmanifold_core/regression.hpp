@@ -42,25 +42,41 @@ struct RegressionGradient {
 
 // grad_p E = -(1/n) sum dExp_p^dagger eps_i, grad_v E = -(1/n) sum x_i
 // dExp_v^dagger eps_i, eps_i = log_{yhat_i}(y_i) clipped to length tau.
+// On both cores: per-chunk partial sums combined in chunk order (batch.hpp),
+// so the result does not depend on the number of threads.
 inline RegressionGradient regression_gradient(const RegressionProblem& P, const Vec& p, const Vec& v) {
   const Manifold& M = P.M;
-  RegressionGradient g;
-  g.gp = Vec::Zero(p.size());
-  g.gv = Vec::Zero(p.size());
-  Vec ap, av;
-  for (int i = 0; i < P.n(); ++i) {
-    Vec xv = P.x(i) * v;
-    Vec yhat = M.exp(p, xv);
-    Vec eps = M.log(yhat, P.Y.col(i));
-    double r = M.norm(yhat, eps);
-    g.energy += r * r;
-    if (r > P.tau) {
-      eps *= P.tau / r;
-      ++g.clipped;
+  const Eigen::Index n = P.n(), D = p.size();
+  const double cost = 8.0 * M.point_cost();
+  const Eigen::Index chunk = chunk_size(cost), nc = (n + chunk - 1) / chunk;
+  std::vector<Vec> gp(nc, Vec::Zero(D)), gv(nc, Vec::Zero(D));
+  std::vector<double> en(nc, 0.0);
+  std::vector<int> cl(nc, 0);
+  for_chunks(n, chunk, cost, [&](Eigen::Index c, Eigen::Index b, Eigen::Index e) {
+    Vec ap, av;
+    for (Eigen::Index i = b; i < e; ++i) {
+      const Vec xv = P.x(i) * v;
+      const Vec yhat = M.exp(p, xv);
+      Vec eps = M.log(yhat, P.Y.col(i));
+      const double r = M.norm(yhat, eps);
+      en[c] += r * r;
+      if (r > P.tau) {
+        eps *= P.tau / r;
+        ++cl[c];
+      }
+      adjoint_dexp_both(M, p, xv, yhat, eps, ap, av);
+      gp[c] -= ap;
+      gv[c] -= P.x(i) * av;
     }
-    adjoint_dexp_both(M, p, xv, yhat, eps, ap, av);
-    g.gp -= ap;
-    g.gv -= P.x(i) * av;
+  });
+  RegressionGradient g;
+  g.gp = Vec::Zero(D);
+  g.gv = Vec::Zero(D);
+  for (Eigen::Index c = 0; c < nc; ++c) {  // chunk order
+    g.gp += gp[c];
+    g.gv += gv[c];
+    g.energy += en[c];
+    g.clipped += cl[c];
   }
   g.gp /= P.n();
   g.gv /= P.n();

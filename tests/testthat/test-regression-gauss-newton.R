@@ -1,0 +1,204 @@
+# The default private regression, method = "gauss_newton" (and "tangent",
+# its one-round case): the mechanism object, its facts, neighbours on every
+# manifold, the stated sensitivities against adversarial pairs, the exact
+# clip-level sampler against its target, reproducibility, utility.
+# Proof: inst/proofs/regression-gauss-newton.md.
+
+gn_data <- function(M, n, center, v, noise, x = runif(n)) {
+  if (is.null(M$point_dim)) {
+    Y <- mfd_exp(M, center, outer(x - 0.5, as.numeric(v)))
+  } else {
+    Y <- mfd_exp(M, center, array(outer(as.vector(v), x - 0.5), c(dim(v), n)))
+  }
+  list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
+}
+
+gn_cases <- function() {
+  K <- kendall_shape(5)
+  pk <- as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5))
+  list(
+    euclidean = list(M = euclidean(2), center = c(1, -1), v = c(1, 0.5), radius = 2),
+    sphere = list(M = sphere(2), center = c(0, 0, 1), v = c(0.5, 0.2, 0), radius = 0.45),
+    spd = list(M = spd(2), center = diag(2), v = matrix(c(0.4, 0.1, 0.1, -0.2), 2), radius = 0.6),
+    spd_le = list(M = spd(2, metric = "log_euclidean"), center = diag(2), v = matrix(c(0.4, 0.1, 0.1, -0.2), 2),
+                  radius = 0.6),
+    kendall = list(M = K, center = pk, v = 0.3 * mfd_random_tangent(K, pk, 1), radius = 0.35),
+    hyperbolic = list(M = hyperbolic(2), center = c(1, 0, 0), v = c(0, 0.5, 0.2), radius = 0.6))
+}
+
+test_that("the mechanism states its stages before any data, and the release prints them", {
+  S2 <- sphere(2)
+  m <- regression_mechanism(S2, n = 300, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+                            x_range = c(0, 1))
+  expect_s3_class(m, c("dp_mechanism_regression", "dp_mechanism"))
+  expect_named(m$stages, c("design", "localise", "clip", "refine"))
+  expect_equal(sum(m$privacy$split), 1)
+  expect_equal(m$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
+  expect_true(all(vapply(m$stages, function(s) s$sampler$kind, "") == "exact"))
+  expect_output(print(m), "stage 4, refine: K-norm mechanism")
+  # K-norm stages: scale = sensitivity / epsilon
+  for (nm in c("localise", "refine")) {
+    s <- m$stages[[nm]]
+    expect_equal(s$sigma, s$sensitivity / s$privacy$epsilon)
+  }
+  expect_equal(m$stages$localise$sensitivity, 2 * 0.45)
+  expect_equal(m$stages$refine$sensitivity, 2 * 0.15)
+  # public rules: no clip stage below n epsilon = 150, one round below 50
+  m2 <- regression_mechanism(S2, n = 100, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_named(m2$stages, c("design", "localise", "refine"))
+  m3 <- regression_mechanism(S2, n = 40, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_named(m3$stages, c("design", "moments"))
+  # tau is optional: the residual bound of the public domain is the upper limit
+  m4 <- regression_mechanism(S2, n = 300, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_equal(m4$stages$refine$sensitivity, 2 * (0.45 + 0.45 + 0.45))
+  expect_true(m4$privacy$private)
+  # a release prints the clip level it drew (sensitivity 2 rho)
+  set.seed(1)
+  D <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
+  rel <- release(m, D$x, D$y)
+  expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
+  expect_true(rel$bounds$clip %in% (0.15 * 2^(-(8:0) / 2)))
+  expect_equal(rel$stages[[4]]$sensitivity, 2 * rel$bounds$clip)
+  expect_output(print(rel), "stage 3, clip: exponential mechanism over a finite grid")
+  # the one-call skeleton gives the same release under the same seed
+  set.seed(2); a <- release(m, D$x, D$y)
+  set.seed(2); b <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+                                           x_range = c(0, 1))
+  expect_identical(a$estimate, b$estimate)
+  expect_error(release(m, D$x[-1], D$y[-1, ]), "`y`", class = "dpmanifold_error")
+  expect_error(regression_mechanism(S2, n = 10, epsilon = 1, center = c(0, 0, 1), radius = 0.45),
+               "`x_range`", class = "dpmanifold_error")
+})
+
+test_that("releases are reproducible with set.seed() whatever the number of threads", {
+  D <- gn_data(sphere(2), 5000, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
+  f <- function() dp_geodesic_regression(sphere(2), D$x, D$y, epsilon = 1, tau = 0.15, center = c(0, 0, 1),
+                                         radius = 0.45, x_range = c(0, 1))
+  old <- options(dpmanifold.threads = 1)
+  on.exit(options(old))
+  set.seed(3); a <- f()
+  options(dpmanifold.threads = 2)
+  set.seed(3); b <- f()
+  expect_identical(a$estimate, b$estimate)
+  expect_identical(a$bounds$clip, b$bounds$clip)
+})
+
+test_that("neighbouring data sets give releases identical except the estimate, on every manifold", {
+  set.seed(5)
+  for (nm in names(gn_cases())) {
+    case <- gn_cases()[[nm]]
+    M <- case$M
+    D <- gn_data(M, 200, case$center, case$v, 0.05)
+    # the neighbour: one record moved far outside the ball and the range
+    far <- if (inherits(M, "sphere")) -as.numeric(case$center) else
+      mfd_exp(M, case$center, 25 * mfd_random_tangent(M, case$center, 1) / max(1, M$dim))
+    D2 <- D
+    D2$y <- replace_record(M, D$y, 1, far)
+    D2$x[1] <- 50
+    for (method in c("gauss_newton", "tangent")) {
+      f <- function(Dd) dp_geodesic_regression(M, Dd$x, Dd$y, epsilon = 1, tau = 0.2, center = case$center,
+                                               radius = case$radius, x_range = c(0, 1), method = method)
+      rel <- expect_neighbours_agree(f, D, D2, paste(nm, method))[[1]]
+      expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1", label = paste(nm, method))
+      expect_true(all(is.finite(unlist(rel$estimate))), label = paste(nm, method))
+    }
+  }
+})
+
+test_that("no record is refused for its value, and a malformed data set is refused naming `y`", {
+  set.seed(6)
+  P <- spd(2)
+  D <- gn_data(P, 50, diag(2), matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.05)
+  D2 <- D
+  D2$y[, , 1] <- diag(c(1, 1e-17))     # a point of SPD(2) double precision does not hold
+  f <- function(Dd) dp_geodesic_regression(P, Dd$x, Dd$y, epsilon = 1, tau = 0.2, center = diag(2), radius = 0.6,
+                                           x_range = c(0, 1))
+  expect_neighbours_agree(f, D, D2, "SPD(2), numerically singular record")
+  bad <- D$y
+  bad[, , 2] <- matrix(c(1, 2, 3, 4), 2)
+  expect_error(f(list(x = D$x, y = bad)), "`y`", class = "dpmanifold_error")
+})
+
+test_that("the stated sensitivities hold for adversarial pairs and are attained", {
+  # design: |dS_t| / alpha + |dS_tt| / beta <= 1 over every pair t, t' in
+  # [-1/2, 1/2], attained at t + t' = (1 - c) / 2, |t - t'| = 1 - |t + t'|
+  sc <- dpmanifold:::ssp_gram_scales()
+  g <- seq(-0.5, 0.5, length.out = 401)
+  tt <- expand.grid(t = g, u = g)
+  l1 <- abs(tt$t - tt$u) / sc[["St"]] + abs(tt$t^2 - tt$u^2) / sc[["Stt"]]
+  expect_lte(max(l1), 1 + 1e-12)
+  expect_gt(max(l1), 1 - 1e-3)
+  # moments: the change (z phi+(t) - z' phi+(t'), z phi-(t) - z' phi-(t'))
+  # of one record has l1-of-l2 norm <= 2 rho, attained by z' = -z
+  set.seed(7)
+  rho <- 0.3
+  worst <- 0
+  for (i in 1:2000) {
+    z <- rnorm(3); z <- rho * runif(1)^0.2 * z / sqrt(sum(z^2))
+    z2 <- rnorm(3); z2 <- rho * runif(1)^0.2 * z2 / sqrt(sum(z2^2))
+    t <- runif(1, -0.5, 0.5); t2 <- runif(1, -0.5, 0.5)
+    dp <- z * (0.5 + t) - z2 * (0.5 + t2)
+    dm <- z * (0.5 - t) - z2 * (0.5 - t2)
+    worst <- max(worst, sqrt(sum(dp^2)) + sqrt(sum(dm^2)))
+  }
+  expect_lte(worst, 2 * rho + 1e-12)
+  z <- c(rho, 0, 0)
+  expect_equal(sqrt(sum((2 * z * 0.8)^2)) + sqrt(sum((2 * z * 0.2)^2)), 2 * rho)
+  # the record-level map: the residuals the release clips have norm <= rho
+  # (clip, then parallel transport, then orthonormal coordinates), checked
+  # through the one residual kernel on a curved space
+  M <- sphere(2)
+  D <- gn_data(M, 100, c(0, 0, 1), c(0.5, 0.2, 0), 0.3)
+  Z <- dpmanifold:::cpp_linearised_residuals(M, D$x - 0.5, t(D$y), c(0, 0, 1), c(0.3, 0, 0), rho)
+  expect_lte(max(sqrt(colSums(Z^2))), rho + 1e-12)
+})
+
+test_that("the clip level is drawn from its exponential-mechanism law (chi-square, with a power check)", {
+  set.seed(8)
+  M <- euclidean(1)
+  n <- 200
+  x <- runif(n)
+  y <- 1 + 2 * x + rnorm(n, sd = 0.3)
+  m <- regression_mechanism(M, n, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
+  spec <- m$spec$cpp
+  # make every stage but the clip stage noise-free, so that the round-2
+  # starting line is the least-squares line of the clipped data
+  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
+  spec$rounds[[1]]$epsilon <- 1e12
+  spec$prior_a <- spec$prior_b <- Inf
+  ya <- matrix(pmin(pmax(y, -0.5), 4.5), 1)
+  draws <- replicate(3000, dpmanifold:::cpp_release_regression(M, ya, x - 0.5, spec, FALSE)$clip[2])
+  # the target: residual norms at the LS line, counts below each level
+  res <- abs(stats::lm.fit(cbind(1, x - 0.5), as.numeric(ya))$residuals)
+  grid <- spec$rounds[[2]]$grid
+  cnt <- vapply(grid, function(g) sum(res <= g), numeric(1))
+  w <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - 0.9 * n) / 2)
+  prob <- w / sum(w)
+  obs <- tabulate(match(draws, grid), length(grid))
+  keep <- prob * 3000 >= 5
+  stat <- sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep]))
+  expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 0.001)
+  # power: the same draws against the law with the quantile 0.5 are rejected
+  w5 <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - 0.5 * n) / 2)
+  p5 <- w5 / sum(w5)
+  k5 <- p5 * 3000 >= 5
+  stat5 <- sum((obs[k5] - 3000 * p5[k5])^2 / (3000 * p5[k5]))
+  expect_lt(stats::pchisq(stat5, sum(k5) - 1, lower.tail = FALSE), 1e-6)
+})
+
+test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2, and a bunched design does not break it", {
+  set.seed(9)
+  S2 <- sphere(2)
+  ratio <- function(xmax) {
+    D <- gn_data(S2, 1000, c(0, 0, 1), c(0.5, 0.2, 0), 0.03, x = runif(1000, 0, xmax))
+    r <- suppressWarnings(dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = c(0, 0, 1),
+                                                 radius = 0.45, x_range = c(0, 1), return_nonprivate = TRUE))
+    r$nonprivate$energy_at_release / r$nonprivate$energy
+  }
+  even <- replicate(5, ratio(1))
+  side <- replicate(5, ratio(0.3))
+  # bench (20 data sets): medians about 1.02 (even) and 1.2 (x in [0, 0.3])
+  expect_lt(median(even), 1.1)
+  expect_lt(median(side), 1.6)
+  expect_gte(min(c(even, side)), 1 - 1e-8)
+})
