@@ -19,13 +19,15 @@ cat("distance private -> non-private mean:",
     signif(mfd_dist(S2, rel$estimate, m_hat), 3),
     "(public centre:", signif(mfd_dist(S2, north, m_hat), 3), ")\n\n")
 
-# A direction drifting with a covariate (e.g. time), 100 observations
-x <- runif(100, 2000, 2020)
+# A direction drifting with a covariate (e.g. time), 400 observations
+x <- runif(400, 2000, 2020)
 truth <- mfd_exp(S2, north, outer((x - 2010) / 20, c(0.5, 0.2, 0)))
-y <- mfd_exp(S2, truth, 0.05 * mfd_random_tangent(S2, truth, 100))
+y <- mfd_exp(S2, truth, 0.05 * mfd_random_tangent(S2, truth, 400))
 fit <- geodesic_regression(S2, x, y, x_range = c(2000, 2020))
 print(fit)
 reg <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.2, center = north,
                               radius = 0.7, x_range = c(2000, 2020))
 print(reg)
+# the default is exact epsilon-DP: its stages and budgets print with it
 cat("private prediction for 2010:", signif(predict(reg, 2010), 4), "\n")
+cat("non-private prediction (reference only):", signif(predict(fit, 2010), 4), "\n")
