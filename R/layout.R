@@ -6,6 +6,41 @@
 #   matrix layout (point_dim c(r, c); spd, kendall): an r x c matrix (one
 #     point) or an r x c x n array
 
+#' Forms of data the package accepts
+#'
+#' Wherever a function of the package takes points of a manifold, it takes
+#' them in the layout of the manifold (see [manifolds]) and in the forms R
+#' users hold:
+#' * one point: a vector (`euclidean()`, `sphere()`, `hyperbolic()`) or a
+#'   matrix (`spd()`, `kendall_shape()`);
+#' * n points: an n x D matrix, one point per row, or a `data.frame` of
+#'   numeric columns, one row per point (vector layouts); an r x c x n array
+#'   (matrix layouts); or a list of points, e.g. `lapply(subjects, cov)`
+#'   on `spd()`;
+#' * on `kendall_shape()`, raw landmark configurations (k x 2, k x 2 x n as
+#'   the `shapes` package holds them, or a list of k x 2 matrices) for the
+#'   data and the public inputs (`center`, `footpoint`, `init`, the
+#'   samplers' `mean`, the `target` of [align_shapes()]): they are turned
+#'   into preshapes with [as_preshape()]. The geometry functions
+#'   (`mfd_*()`) ask for preshapes.
+#'
+#' Every form is validated as the layout's own: a data.frame with a
+#' non-numeric column, a list element of the wrong size or a point off the
+#' manifold is refused with an error of class `dpmanifold_error` that names
+#' the argument.
+#'
+#' @name input_forms
+#' @examples
+#' S2 <- sphere(2)
+#' X <- mfd_exp(S2, c(0, 0, 1), 0.2 * mfd_random_tangent(S2, c(0, 0, 1), 20))
+#' frechet_mean(S2, as.data.frame(X))$mean
+#' covs <- lapply(1:10, function(i) cov(matrix(rnorm(60), 20)))
+#' frechet_mean(spd(3), covs)$mean
+#' square <- rbind(c(0, 0), c(1, 0), c(1, 1), c(0, 1))
+#' shapes <- array(as.vector(square) + rnorm(80, sd = 0.05), c(4, 2, 10))
+#' dp_frechet_mean(kendall_shape(4), shapes, epsilon = 1, center = square, radius = 0.3)
+NULL
+
 is_matrix_layout <- function(M) !is.null(M$point_dim)
 
 # The forms R users hold, turned into the layout's own (a no-op for a

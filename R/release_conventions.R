@@ -144,12 +144,12 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' The radius is a quantile of the distance between the release and the
 #' non-private estimate, read from the stored facts `sigma`, `mechanism`,
 #' the law (truncated or not), `sampler` and the public `radius` r:
-#' * laws around the estimate with density \eqn{\propto e^{-d/\sigma}}
+#' * laws around the estimate with density proportional to exp(-d / sigma)
 #'   (Riemannian Laplace; KNG on flat spaces, where its gradient norm is the
 #'   distance; the wrapped and ambient Laplace mechanisms on flat spaces):
-#'   the distance has density \eqn{\propto e^{-t/\sigma} A(t)}, A the polar
-#'   volume (\eqn{t^{d-1}} flat, \eqn{\sin^{d-1} t} on the sphere,
-#'   \eqn{\sinh^{d-1} t} hyperbolic); a Gamma(d, sigma) law on flat spaces;
+#'   the distance t has density proportional to exp(-t / sigma) A(t), A the
+#'   polar volume (t^(d-1) flat, sin(t)^(d-1) on the sphere, sinh(t)^(d-1)
+#'   hyperbolic), a Gamma(d, sigma) law on flat spaces;
 #' * the wrapped Gaussian on flat spaces: sigma times a chi law with d
 #'   degrees of freedom;
 #' * a law restricted to the public ball: both the release and the estimate
@@ -160,12 +160,12 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #'   a geodesically convex ball) shortens the distance to any point of the
 #'   ball, so the radial quantile, capped at 2r, is used.
 #'
-#' Available for exact releases of a Frechet mean on `euclidean()`,
-#' `sphere()`, `hyperbolic()` (Riemannian Laplace) and
-#' `spd(metric = "log_euclidean")` (flat, every mechanism), and on
-#' `euclidean()` for every mechanism; other releases (Kendall's shape
-#' space, the affine-invariant metric, Metropolis-Hastings chains,
-#' regressions) raise a classed error. The region covers the estimate of
+#' Available for exact Frechet-mean releases on `euclidean()` and
+#' `spd(metric = "log_euclidean")` (flat: every mechanism) and on
+#' `sphere()` and `hyperbolic()` (the Riemannian Laplace mechanism,
+#' truncated or not); other releases (Kendall's shape space, the
+#' affine-invariant metric, KNG on curved spaces, Metropolis-Hastings
+#' chains, regressions) raise an error of class `dpmanifold_error`. The region covers the estimate of
 #' the *clipped* data: records outside the public ball are moved onto it
 #' before the mechanism runs.
 #'
