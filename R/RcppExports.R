@@ -189,3 +189,7 @@ cpp_release_frechet <- function(M, X, spec) {
     .Call(`_dpmanifold_cpp_release_frechet`, M, X, spec)
 }
 
+cpp_release_regression <- function(M, Y, t, spec, nonprivate) {
+    .Call(`_dpmanifold_cpp_release_regression`, M, Y, t, spec, nonprivate)
+}
+

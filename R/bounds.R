@@ -37,7 +37,11 @@ warn_privacy_leak <- function(what, call = sys.call(-1), msg = NULL) {
 # clip_points() replaces it by the public centre, a fixed public map like
 # the clip itself.
 as_release_data <- function(M, X, arg, call = sys.call(-1)) {
-  A <- release_layout(M, X, arg, call)
+  validate_release_points(M, release_layout(M, X, arg, call), arg, call)
+}
+
+# The same for data already in ambient layout (A: one column per record).
+validate_release_points <- function(M, A, arg, call = sys.call(-1)) {
   res <- cpp_validate_data(M, A, .dpm_tol)
   if (any(res$status == 1L)) {
     abort_arg(arg, sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)

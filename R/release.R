@@ -92,6 +92,10 @@ mechanism_label <- function(m) {
          euclidean_laplace = "ambient Euclidean Laplace (baseline)",
          exponential = "exponential mechanism on the clipped energy",
          ssp = "sufficient-statistics perturbation (K-norm noise)",
+         gauss_newton = "exact Gauss-Newton rounds of perturbed sufficient statistics",
+         tangent = "sufficient-statistics perturbation at the centre",
+         knorm = "K-norm mechanism", laplace_sums = "Laplace mechanism",
+         exponential_grid = "exponential mechanism over a finite grid",
          linearised = "exponential mechanism (localisation), then SSP of the linearised residuals", m)
 }
 

@@ -701,6 +701,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_release_regression
+Rcpp::List cpp_release_regression(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::NumericVector t, Rcpp::List spec, bool nonprivate);
+RcppExport SEXP _dpmanifold_cpp_release_regression(SEXP MSEXP, SEXP YSEXP, SEXP tSEXP, SEXP specSEXP, SEXP nonprivateSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type spec(specSEXP);
+    Rcpp::traits::input_parameter< bool >::type nonprivate(nonprivateSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_release_regression(M, Y, t, spec, nonprivate));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
@@ -750,6 +765,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_linearised_residuals", (DL_FUNC) &_dpmanifold_cpp_linearised_residuals, 6},
     {"_dpmanifold_cpp_validate_data", (DL_FUNC) &_dpmanifold_cpp_validate_data, 3},
     {"_dpmanifold_cpp_release_frechet", (DL_FUNC) &_dpmanifold_cpp_release_frechet, 3},
+    {"_dpmanifold_cpp_release_regression", (DL_FUNC) &_dpmanifold_cpp_release_regression, 5},
     {NULL, NULL, 0}
 };
 

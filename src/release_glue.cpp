@@ -3,6 +3,7 @@
 #include "glue_mcmc.h"
 
 #include <dpmanifold_core/release_frechet.hpp>
+#include <dpmanifold_core/release_regression.hpp>
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
@@ -84,6 +85,58 @@ Rcpp::List cpp_release_frechet(Rcpp::List M, Rcpp::NumericVector X, Rcpp::List s
       out["nonprivate_mean"] = r.nonprivate_mean;
       out["clipped"] = static_cast<double>(r.clipped);
     }
+    return out;
+  });
+}
+
+namespace {
+
+dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
+  dpm::RegressionReleaseSpec s;
+  s.center = Rcpp::as<VectorXd>(spec["center"]);
+  s.radius = Rcpp::as<double>(spec["radius"]);
+  s.tol = Rcpp::as<double>(spec["tol"]);
+  s.scale_st = Rcpp::as<double>(spec["scale_st"]);
+  s.scale_stt = Rcpp::as<double>(spec["scale_stt"]);
+  s.floor_stt = Rcpp::as<double>(spec["floor_stt"]);
+  s.R0 = Rcpp::as<double>(spec["R0"]);
+  s.V0 = Rcpp::as<double>(spec["V0"]);
+  s.prior_a = Rcpp::as<double>(spec["prior_a"]);
+  s.prior_b = Rcpp::as<double>(spec["prior_b"]);
+  s.step_var = Rcpp::as<double>(spec["step_var"]);
+  const Rcpp::List rounds = spec["rounds"];
+  for (R_xlen_t k = 0; k < rounds.size(); ++k) {
+    const Rcpp::List r = rounds[k];
+    dpm::SspRound x;
+    x.epsilon = Rcpp::as<double>(r["epsilon"]);
+    x.clip_upper = Rcpp::as<double>(r["clip_upper"]);
+    x.epsilon_clip = Rcpp::as<double>(r["epsilon_clip"]);
+    x.quantile = Rcpp::as<double>(r["quantile"]);
+    x.grid = Rcpp::as<std::vector<double>>(r["grid"]);
+    s.rounds.push_back(x);
+  }
+  return s;
+}
+
+}  // namespace
+
+// One private geodesic regression by the exact Gauss-Newton SSP rounds
+// (release_regression.hpp): validation, clip, design, rounds, in one call.
+// `t` is the public covariate map's output (in [-1/2, 1/2]); the result is
+// a status, the estimate (footpoint, velocity over the range), the clip
+// level each round drew, and, for studies only, the number of moved records.
+// [[Rcpp::export]]
+Rcpp::List cpp_release_regression(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::NumericVector t, Rcpp::List spec,
+                                  bool nonprivate) {
+  return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
+    const dpm::RegressionReleaseSpec s = regression_spec(spec);
+    MatrixXd data = points_in_place(Y);
+    const VectorXd tt = vector_in_place(t);
+    dpm::RegressionRelease r = dpm::release_regression(m, data, tt, s, rng);
+    Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = dpm::status_name(r.status),
+                                        Rcpp::Named("why") = r.why, Rcpp::Named("p") = r.p,
+                                        Rcpp::Named("v") = r.v, Rcpp::Named("clip") = r.clip);
+    if (nonprivate) out["moved"] = static_cast<double>(r.moved);
     return out;
   });
 }

@@ -250,15 +250,18 @@ test_that("DP linear regression (SSP) is exact, reproducible, beats the old benc
   set.seed(7); a <- rel1(0.5)
   set.seed(7); b <- rel1(0.5)
   expect_identical(a$estimate, b$estimate)
-  expect_equal(a$mechanism, "ssp")
+  expect_equal(a$mechanism, "gauss_newton")
   expect_equal(a$sampler$kind, "exact")
   expect_equal(sum(a$privacy$split), 0.5)
-  expect_equal(unname(a$sensitivity), c(1, 5))
-  expect_equal(unname(a$sigma), c(1, 5) / unname(a$privacy$split))
   expect_equal(a$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 0.5")
-  # the methods coincide on euclidean(): the same law and RNG stream
+  # the one-round SSP law (method = "tangent"): design and moments
+  set.seed(7); tg <- rel1(0.5, method = "tangent")
+  expect_equal(tg$mechanism, "tangent")
+  expect_equal(unname(tg$sensitivity), c(1, 5))
+  expect_equal(unname(tg$sigma), c(1, 5) / unname(tg$privacy$split))
+  # the chain methods run as the tangent law on euclidean(): the same RNG stream
   set.seed(7); j <- rel1(0.5, method = "joint")
-  expect_identical(j$estimate, a$estimate)
+  expect_identical(j$estimate, tg$estimate)
   # total squared error of (intercept, slope) at n = 1000, epsilon = 0.5: the
   # law's mean is about 0.057 (issue 10: DPpack 0.37, the old KNG law 0.24);
   # 200 releases give the mean within about 16%
@@ -430,7 +433,7 @@ test_that("the private slope of DP linear regression concentrates at the 1/n rat
     x <- runif(n); y <- 1 + 0.5 * x + rnorm(n, sd = 0.1)
     ols <- unname(coef(lm(y ~ x))[2])
     s <- replicate(reps, dp_geodesic_regression(euclidean(1), x, y, epsilon = 1, center = 1, radius = 1,
-                                                 x_range = c(0, 1), localise = 0)$estimate$v)
+                                                 x_range = c(0, 1), method = "tangent")$estimate$v)
     c(bias = mean(s) - ols, sd = sd(s))
   }
   a <- spread(2000); b <- spread(8000)
@@ -467,7 +470,7 @@ test_that("large public bounds work or fail with a classed error naming the argu
   t0 <- proc.time()[["elapsed"]]
   rel <- dp_geodesic_regression(P, x, Y, epsilon = 1, tau = 80, center = diag(2), radius = 0.8, x_range = c(0, 1))
   expect_lt(proc.time()[["elapsed"]] - t0, 20)
-  expect_lt(rel$bounds$domain$a$outer, 1)
+  expect_lt(rel$bounds$p_radius, 1)
   expect_true(all(is.finite(rel$estimate$p)))
   expect_error(dp_geodesic_regression(P, x, Y, epsilon = 1, tau = 1, center = diag(2), radius = 40, x_range = c(0, 1)),
                "`radius`", class = "dpmanifold_error")
@@ -494,12 +497,14 @@ test_that("dp_geodesic_regression validates its inputs with classed errors namin
   expect_error(call_with(mcmc = list()), "`mcmc`", class = "dpmanifold_error")
   expect_error(call_with(method = "tangent", sampler = "mcmc"), "`sampler`", class = "dpmanifold_error")
   expect_error(call_with(p_radius = 2), "`p_radius`", class = "dpmanifold_error")
-  expect_error(call_with(sampler = "exact", x = runif(2000), y = D$y[rep(1:30, length.out = 2000), ]),
+  expect_error(call_with(sampler = "exact", method = "joint", x = runif(2000), y = D$y[rep(1:30, length.out = 2000), ]),
                "`sampler`", class = "dpmanifold_error")
   # bounds taken from the data are loud and void the guarantee
   expect_warning(r <- call_with(x_range = NULL), class = "dpmanifold_privacy_leak")
   expect_false(r$privacy$private)
-  expect_warning(call_with(tau = NULL), class = "dpmanifold_privacy_leak")
+  expect_warning(call_with(tau = NULL, method = "energy"), class = "dpmanifold_privacy_leak")
+  # the default needs no tau: the residual bound of the public domain is its upper limit
+  expect_silent(call_with(tau = NULL))
   expect_error(suppressWarnings(call_with(x = rep(1, 30), x_range = NULL)), "`x_range`", class = "dpmanifold_error")
   # return_nonprivate marks the release
   expect_warning(r <- call_with(return_nonprivate = TRUE), class = "dpmanifold_privacy_leak")
@@ -564,7 +569,7 @@ test_that("method = \"energy\" releases public facts only, says MCMC, and lands 
   set.seed(1); a2 <- do.call(dp_geodesic_regression, c(args, list(x = D$x, y = D$y)))
   expect_identical(a$estimate, a2$estimate)
   expect_identical(release_public_part(a), release_public_part(b))
-  expect_equal(a$mechanism, "exponential")
+  expect_equal(a$mechanism, "energy")
   expect_equal(a$sampler$kind, "mcmc")
   expect_true(a$privacy$delta_unknown)
   expect_equal(unname(a$sensitivity), 0.15^2 / 2)
@@ -691,28 +696,19 @@ test_that("linearised residuals are the clipped residuals, transported isometric
   }
 })
 
-test_that("the default rule and method = \"linearised\": public facts, neighbours, utility", {
+test_that("method = \"linearised\": public facts, neighbours, utility", {
   set.seed(52)
   S2 <- sphere(2)
-  # the bench settings: S^2 (tau 0.15, radius 0.4), SPD(2) (tau 0.05, radius 1)
-  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 0.4, 0.8), "linearised")
-  expect_equal(dpmanifold:::auto_method(S2, 100, 1, 0.15, 0.4, 0.8), "energy")     # noise rule
-  expect_equal(dpmanifold:::auto_method(S2, 200, 1, 0.15, 1.5, 3), "energy")       # localisation rule
-  expect_equal(dpmanifold:::auto_method(spd(2), 200, 1, 0.05, 1, 2), "energy")
-  expect_equal(dpmanifold:::auto_method(spd(2), 500, 1, 0.05, 1, 2), "linearised")
-  expect_equal(dpmanifold:::auto_method(spd(2), 300, 1, 0.05, 3, 6), "energy")     # a wide domain
   D <- sphere_regression_data(60)
-  r0 <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = D$radius,
-                               x_range = c(0, 1))
-  expect_equal(r0$mechanism, "exponential")                      # n epsilon = 60: the energy law
   D2 <- D; D2$y[1, ] <- -D$center; D2$x[1] <- 5
   f <- function(Dd) dp_geodesic_regression(S2, Dd$x, Dd$y, epsilon = 5, tau = 0.15, center = D$center,
-                                           radius = D$radius, x_range = c(0, 1), mcmc = mcmc_control(burnin = 100, steps = 100))
-  rel <- expect_neighbours_agree(f, D, D2, "auto -> linearised on S^2")[[1]]
+                                           radius = D$radius, x_range = c(0, 1), method = "linearised",
+                                           mcmc = mcmc_control(burnin = 100, steps = 100))
+  rel <- expect_neighbours_agree(f, D, D2, "linearised on S^2")[[1]]
   expect_equal(rel$mechanism, "linearised")
   expect_equal(rel$sampler$kind, "mcmc")
   expect_true(rel$privacy$delta_unknown)
-  expect_equal(sum(rel$privacy$split), 5)
+  expect_equal(rel$privacy$epsilon, 5)
   expect_named(rel$sensitivity, c("energy", "design", "moments"))
   expect_equal(rel$sensitivity[["moments"]], 0.3)
   # utility: median energy ratio over data sets at n = 400, epsilon = 1

@@ -1,0 +1,163 @@
+#' A private geodesic-regression mechanism, built from public inputs
+#'
+#' Builds the mechanism [dp_geodesic_regression()] runs, from public inputs
+#' only, so that its guarantee, its stages and their scales can be read
+#' before any data are touched; [release()] then fits it to `x` and `y`.
+#' The default `method = "gauss_newton"` is exact epsilon-DP on every
+#' manifold (see [dp_geodesic_regression()] for what each method
+#' guarantees; the proofs are in
+#' `system.file("proofs", "regression-gauss-newton.md", package = "dpmanifold")`).
+#'
+#' @inheritParams dp_geodesic_regression
+#' @param n Number of records (public).
+#' @param x_range Public covariate range (two increasing numbers); required.
+#' @param center,radius Public ball holding the responses; required.
+#' @return A `dp_mechanism` of subclass `dp_mechanism_regression`; use
+#'   [release()] with `x` and `y`.
+#' @seealso [dp_geodesic_regression()], [dp_mechanism], [dp_budget()].
+#' @examples
+#' S2 <- sphere(2)
+#' mid <- c(0, 0, 1)
+#' m <- regression_mechanism(S2, n = 500, epsilon = 1, tau = 0.15, center = mid,
+#'                           radius = 0.45, x_range = c(0, 1))
+#' m
+#' x <- runif(500)
+#' truth <- mfd_exp(S2, mid, outer(x - 0.5, c(0.5, 0.2, 0)))
+#' y <- mfd_exp(S2, truth, 0.03 * mfd_random_tangent(S2, truth, 500))
+#' release(m, x, y)
+#' @export
+regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_range,
+                                 method = c("gauss_newton", "tangent", "energy", "linearised", "joint", "sequential"),
+                                 p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
+                                 sampler = c("auto", "exact", "mcmc"), mcmc = NULL) {
+  check_manifold(M)
+  n <- check_count(n, "n")
+  for (a in c("center", "radius", "x_range")) {
+    if (eval(call("missing", as.name(a)))) abort_arg(a, "is required: a mechanism is built from public bounds only")
+  }
+  C <- as_data_points(M, center, "center")
+  if (ncol(C) != 1L) abort_arg("center", "must be a single point")
+  check_radius(M, radius)
+  check_x_range(x_range)
+  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, match.arg(method), tau, p_radius, v_bound,
+                             localise, weight, match.arg(sampler), mcmc)
+  build_regression_mechanism(M, n, opts, list(center = C[, 1], radius = as.numeric(radius)), as.numeric(x_range))
+}
+
+# The options of a regression release, validated (public inputs).
+regression_options <- function(M, epsilon, method, tau, p_radius, v_bound, localise, weight, sampler, mcmc,
+                               call = sys.call(-1)) {
+  method <- check_choice(method, c("gauss_newton", "tangent", "energy", "linearised", "joint", "sequential"),
+                         "method", call = call)
+  sampler <- check_choice(sampler, c("auto", "exact", "mcmc"), "sampler", call = call)
+  eps <- resolve_regression_epsilon(epsilon, method, call = call)
+  check_share(localise, call = call)
+  if (!is.null(weight)) check_positive_number(weight, "weight", call = call)
+  if (!is.null(tau)) check_positive_number(tau, "tau", call = call)
+  if (!is.null(mcmc) && !inherits(mcmc, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()", call)
+  flat <- inherits(M, "euclidean")
+  exact_only <- method %in% c("gauss_newton", "tangent") || flat
+  if (exact_only && sampler == "mcmc") {
+    abort_arg("sampler", sprintf("\"mcmc\" does not apply: method = \"%s\"%s is always drawn exactly", method,
+                                 if (flat) " on euclidean()" else ""), call)
+  }
+  if (method %in% c("energy", "linearised") && !flat && sampler == "exact") {
+    abort_arg("sampler", sprintf("\"exact\" does not apply to method = \"%s\" (drawn by a chain); use \"auto\" or \"mcmc\"", method), call)
+  }
+  if (flat && !method %in% c("gauss_newton", "tangent", "sequential")) method <- "tangent"
+  list(epsilon = eps, method = method, tau = tau, p_radius = p_radius, v_bound = v_bound, localise = localise,
+       weight = weight, sampler = sampler, mcmc = mcmc)
+}
+
+check_x_range <- function(x_range, call = sys.call(-1)) {
+  ok <- is.numeric(x_range) && length(x_range) == 2 && all(is.finite(x_range)) && x_range[2] > x_range[1] &&
+    is.finite(diff(x_range))
+  if (!ok) abort_arg("x_range", "must be two finite increasing numbers", call)
+  invisible(x_range)
+}
+
+# The mechanism for validated public inputs: ball = list(center = ambient
+# vector, radius); inferred: names of bounds taken from the data.
+build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = character(), call = sys.call(-1)) {
+  r <- ball$radius
+  R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
+  V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
+  check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)
+  method <- opts$method
+  if (is.null(opts$tau) && !method %in% c("gauss_newton", "tangent")) {
+    abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
+  }
+  bounds <- list(center = from_ambient(M, matrix(ball$center), single = TRUE), radius = r, tau = opts$tau,
+                 p_radius = R0, v_bound = V0, x_range = x_range, inferred = inferred)
+  base <- list(center = ball$center, radius = r, R0 = R0, V0 = V0, x_range = x_range)
+  plan <- switch(method,
+    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
+    tangent = tangent_plan(M, n, opts$epsilon, r),
+    legacy_plan(M, n, opts, r, R0, V0))
+  if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
+  not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
+  privacy <- list(type = "pure", epsilon = sum(opts$epsilon), delta = 0)
+  new_dp_mechanism("geodesic_regression", M, n, privacy, bounds, plan$stages, method = method,
+                   not_private = not_private, spec = c(base, list(opts = opts), plan$spec),
+                   subclass = "dp_mechanism_regression")
+}
+
+#' @rdname regression_mechanism
+#' @param mechanism A mechanism from `regression_mechanism()`.
+#' @param x,y Covariate and responses of the `n` records.
+#' @param return_nonprivate,budget See [dp_geodesic_regression()].
+#' @param ... Unused.
+#' @export
+release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
+  mech <- mechanism
+  check_flag(return_nonprivate, "return_nonprivate")
+  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
+               mech$statistic)
+  M <- mech$manifold
+  Ya <- release_layout(M, y, "y")
+  if (ncol(Ya) != mech$n) {
+    abort_arg("y", sprintf("holds %d points but the mechanism was built for n = %d", ncol(Ya), mech$n))
+  }
+  cv <- private_covariate(x, mech$n, mech$spec$x_range)
+  release_regression_data(mech, cv, Ya, return_nonprivate, call = sys.call(-1))
+}
+
+# The data work of a regression release (Ya: the responses in ambient
+# layout, not yet validated; cv: the public covariate map's output).
+release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, call = NULL) {
+  M <- mech$manifold
+  s <- mech$spec
+  if (mech$method %in% c("gauss_newton", "tangent")) {
+    res <- cpp_release_regression(M, Ya, cv$t, s$cpp, isTRUE(return_nonprivate))
+    if (res$status == "malformed") {
+      abort_arg("y", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+    }
+    out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip))
+    Y <- NULL
+  } else {
+    Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)
+    out <- legacy_release(mech, cv$t, Y)
+  }
+  p <- as.numeric(check_representable(M, matrix(out$p), "radius", "point", call))
+  width <- diff(s$x_range)
+  nonprivate <- NULL
+  if (isTRUE(return_nonprivate)) {
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private fit and clipped counts: this release is NOT private.",
+                      call = call)
+    if (is.null(Y)) Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)
+    nonprivate <- regression_nonprivate(M, cv, Y, p, out$v, width)
+  }
+  release_object(mech, list(p = from_ambient(M, matrix(p), single = TRUE),
+                            v = from_ambient(M, matrix(out$v / width), single = TRUE),
+                            x0 = mean(s$x_range), x_range = s$x_range),
+                 drawn = out$drawn, nonprivate = nonprivate, call = call, method = mech$method)
+}
+
+# Non-private facts for studies (return_nonprivate = TRUE only).
+regression_nonprivate <- function(M, cv, Y, p, v, width) {
+  f <- tryCatch(regression_fit_centred(M, cv$t, Y), dpmanifold_error = function(e) NULL)
+  out <- list(clipped = c(y = attr(Y, "clipped") %||% 0, x = cv$clamped))
+  if (is.null(f)) return(out)
+  c(list(p = from_ambient(M, matrix(f$p), single = TRUE), v = from_ambient(M, matrix(f$v / width), single = TRUE),
+         energy = f$energy, energy_at_release = cpp_regression_energy(M, cv$t, Y, p, v)), out)
+}

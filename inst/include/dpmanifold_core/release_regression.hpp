@@ -1,0 +1,218 @@
+// The data work of the default private geodesic regression, in one call:
+// exact Gauss-Newton rounds of perturbed sufficient statistics.
+//
+//   0. The data are validated, the points double precision does not hold
+//      are replaced by the public centre, every response is moved onto the
+//      public ball (as for the Frechet mean).
+//   1. Design: S_t = sum t_i and S_tt = sum t_i^2 with independent Laplace
+//      noise (weighted l1 sensitivity 1), released once.
+//   2. Rounds k = 1..K from the public start (the centre, zero velocity):
+//      the residuals of every record at the current geodesic (p, v),
+//      transported back to p (round 1: log_c(y_i), the tangent
+//      coordinates at the centre); optionally a clip level chosen privately
+//      (exponential mechanism over a public grid, score minus the distance
+//      of the count of residual norms below the level from a target
+//      quantile: sensitivity 1); the residuals clipped to that level rho;
+//      the endpoint moments T+- = sum z_i (1/2 +- t_i) with K-norm noise
+//      (l1-of-l2 sensitivity 2 rho); the least-squares line of the
+//      residuals on t from the released design; a Gauss-Newton step scaled
+//      by public inverse-variance weights (the state's error variance
+//      against the step's noise variance, both computed from public values
+//      and released statistics only), then the projection onto the public
+//      domain.
+//
+// Every stage is exact (Laplace, Gamma radius times a uniform direction, a
+// finite exponential mechanism; R's generator through Rng); a stage that
+// depends on an earlier one reads only its released output (adaptive basic
+// composition). Proof: inst/proofs/regression-gauss-newton.md.
+#ifndef DPMANIFOLD_RELEASE_REGRESSION_HPP
+#define DPMANIFOLD_RELEASE_REGRESSION_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "batch.hpp"
+#include "regression.hpp"
+#include "samplers.hpp"
+#include "status.hpp"
+
+namespace dpmanifold {
+
+// One Gauss-Newton round (public).
+struct SspRound {
+  double epsilon = 1.0;       // the moments' share
+  double clip_upper = 1.0;    // public upper limit of the clip level
+  double epsilon_clip = 0.0;  // > 0: the clip level is chosen privately at this share
+  double quantile = 0.9;      // its target quantile of the residual norms
+  std::vector<double> grid;   // its candidate levels (increasing, all <= clip_upper)
+};
+
+struct RegressionReleaseSpec {
+  Vec center;
+  double radius = 0.0;
+  double tol = 1e-8;
+  double scale_st = 1.0, scale_stt = 1.0;  // Laplace scales of the design
+  double floor_stt = 1.0;                  // floor of the centred S_tt (public)
+  std::vector<SspRound> rounds;
+  double R0 = 0.0, V0 = 0.0;               // public domain (chart at the centre)
+  double prior_a = 1.0, prior_b = 1.0;     // public variance per coordinate of the start
+  double step_var = 0.0;                   // public allowance added after each step (linearisation)
+};
+
+struct RegressionRelease {
+  Status status = Status::ok;
+  std::string why;
+  Vec p, v;                   // footpoint at the middle of the range, velocity over the range
+  std::vector<double> clip;   // the clip level of each round (released)
+  long moved = 0;             // studies only (the caller decides whether to return it)
+};
+
+namespace detail {
+
+// Laplace(0, scale).
+inline double laplace(double scale, Rng& rng) {
+  const double e = rng.exponential() * scale;
+  return rng.uniform() < 0.5 ? -e : e;
+}
+
+// Index drawn with probability prop. to exp(score_j) (a finite exponential
+// mechanism; scores already multiplied by epsilon / (2 sensitivity)).
+inline int draw_index(const std::vector<double>& score, Rng& rng) {
+  const double top = *std::max_element(score.begin(), score.end());
+  std::vector<double> cum(score.size());
+  double s = 0.0;
+  for (std::size_t j = 0; j < score.size(); ++j) cum[j] = (s += std::exp(score[j] - top));
+  const double u = rng.uniform() * s;
+  for (std::size_t j = 0; j < cum.size(); ++j)
+    if (u < cum[j]) return static_cast<int>(j);
+  return static_cast<int>(cum.size()) - 1;
+}
+
+// Rows j of L such that inner(p, B_j, w) = L_j . w for every tangent w at p
+// (the basis lowered by the metric; the inner product is linear in w).
+inline Mat lowered_basis(const Manifold& M, const Vec& p, const Mat& B) {
+  const Eigen::Index D = B.rows();
+  Mat L(B.cols(), D);
+  Vec e = Vec::Zero(D);
+  for (Eigen::Index k = 0; k < D; ++k) {
+    e(k) = 1.0;
+    for (Eigen::Index j = 0; j < B.cols(); ++j) L(j, k) = M.inner(p, B.col(j), e);
+    e(k) = 0.0;
+  }
+  return L;
+}
+
+}  // namespace detail
+
+// The released design: S_t clamped to [-n/2, n/2], the centred S_tt
+// (S_tt clamped to [0, n/4]) floored at a public value.
+struct ReleasedDesign {
+  double n, St, Sttc;
+  double mean() const { return St / n; }
+};
+
+inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec& t,
+                                            const RegressionReleaseSpec& s, Rng& rng) {
+  RegressionRelease out;
+  if (prepare_points(M, Y, s.center, s.radius, s.tol, out.why, out.moved) >= 0) {
+    out.status = Status::malformed;
+    return out;
+  }
+  const Eigen::Index n = Y.cols();
+  const int d = M.dim();
+  const double nd = static_cast<double>(n);
+
+  // 1. design (inst/proofs/regression-gauss-newton.md, section 2)
+  double St = t.sum() + detail::laplace(s.scale_st, rng);
+  double Stt = t.squaredNorm() + detail::laplace(s.scale_stt, rng);
+  St = std::min(std::max(St, -nd / 2), nd / 2);
+  Stt = std::min(std::max(Stt, 0.0), nd / 4);
+  const ReleasedDesign G{nd, St, std::max(Stt - St * St / nd, s.floor_stt)};
+  const double m = G.mean();
+  const double wp = 0.5 - m, wm = 0.5 + m;
+
+  // 2. rounds
+  Vec p = s.center, v = Vec::Zero(s.center.size());
+  double Va = s.prior_a, Vb = s.prior_b;
+  Mat back(Y.rows(), n);
+  std::vector<double> len(n);
+  Vec wplus = (0.5 + t.array()).matrix(), wminus = (0.5 - t.array()).matrix();
+  Vec nu(d);
+  for (const SspRound& r : s.rounds) {
+    regression_residuals(M, p, v, t, Y, back, len.data());
+    double rho = r.clip_upper;
+    if (r.epsilon_clip > 0.0 && !r.grid.empty()) {
+      // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1
+      std::vector<double> sorted(len);
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<double> score(r.grid.size());
+      for (std::size_t j = 0; j < r.grid.size(); ++j) {
+        const double cnt = static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), r.grid[j]) - sorted.begin());
+        score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
+      }
+      rho = r.grid[detail::draw_index(score, rng)];
+    }
+    out.clip.push_back(rho);
+    poll_interrupt();
+    // coordinates of the clipped residuals in an orthonormal basis at p
+    const Mat B = M.tangent_basis(p);
+    const Mat L = detail::lowered_basis(M, p, B);
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (len[i] > rho) back.col(i) *= rho / len[i];
+    const Vec Tp0 = back * wplus, Tm0 = back * wminus;  // ambient sums (linear in the columns)
+    Vec Tp = L * Tp0, Tm = L * Tm0;
+    euclidean_laplace_noise(nu, 2.0 * rho / r.epsilon, rng);
+    Tp += nu;
+    euclidean_laplace_noise(nu, 2.0 * rho / r.epsilon, rng);
+    Tm += nu;
+    // least squares on the released design
+    const Vec Sz = Tp + Tm, Stz = (Tp - Tm) / 2.0;
+    const Vec bh = (Stz - G.St * Sz / nd) / G.Sttc;
+    // The combination runs in the parametrisation centred at the released
+    // mean m of the design: the line's value at t = m (the LS intercept
+    // there, Sz / n) and its slope have nearly uncorrelated noise, so they
+    // are weighed separately; a weight on the intercept at t = 0 would tilt
+    // the line about the wrong point when the design is bunched away from
+    // the middle of the range. Public noise variances per coordinate: the
+    // moment noise, and the design noise times the released step.
+    const double sm = (d + 1.0) * std::pow(2.0 * rho / r.epsilon, 2);
+    const double b2 = bh.squaredNorm() / d;
+    const double Ub = sm * (wp * wp + wm * wm) / (G.Sttc * G.Sttc) +
+                      b2 * 2.0 * s.scale_stt * s.scale_stt / (G.Sttc * G.Sttc);
+    const double Ua = sm * 2.0 / (nd * nd) + b2 * 2.0 * s.scale_st * s.scale_st / (nd * nd);
+    // (an infinite prior variance: no weighting, the step itself)
+    const double ka = std::isinf(Va) ? 1.0 : Va / (Va + Ua), kb = std::isinf(Vb) ? 1.0 : Vb / (Vb + Ub);
+    Va = (std::isinf(Va) ? Ua : Va * Ua / (Va + Ua)) + s.step_var;
+    Vb = (std::isinf(Vb) ? Ub : Vb * Ub / (Vb + Ub)) + s.step_var;
+    const Vec step_b = kb * bh;
+    const Vec step_a = ka * (Sz / nd) - m * step_b;  // back to the footpoint at t = 0
+    // the step in the chart at p: (step_a, coords(v) + step_b)
+    Vec x(2 * d);
+    x.head(d) = step_a;
+    x.tail(d) = L * v + step_b;
+    const RegressionChart chart{M, p, B};
+    const PairState st = chart.point(x);
+    // projection onto the public domain (chart at the centre)
+    const Mat Bc = M.tangent_basis(s.center);
+    const Mat Lc = detail::lowered_basis(M, s.center, Bc);
+    const Vec la = M.log(s.center, st.p);
+    Vec a = Lc * la;
+    Vec bc = Lc * M.transport_along(st.p, M.log(st.p, s.center), st.v);
+    if (a.norm() > s.R0) a *= s.R0 / a.norm();
+    if (bc.norm() > s.V0) bc *= s.V0 / bc.norm();
+    Vec xc(2 * d);
+    xc << a, bc;
+    const PairState pc = RegressionChart{M, s.center, Bc}.point(xc);
+    p = M.project_point(pc.p);
+    v = M.project_tangent(p, pc.v);
+  }
+  out.p = p;
+  out.v = v;
+  return out;
+}
+
+}  // namespace dpmanifold
+
+#endif
