@@ -56,6 +56,7 @@ validate_release_points <- function(M, A, arg, call = sys.call(-1)) {
 # validates in C++): raw Kendall configurations become preshapes, the user's
 # layout an ambient matrix with one column per record.
 release_layout <- function(M, X, arg, call = sys.call(-1)) {
+  X <- point_form(M, X, arg, call)  # a data.frame or a list of points (layout.R)
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
     X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))

@@ -6,11 +6,90 @@
 #   matrix layout (point_dim c(r, c); spd, kendall): an r x c matrix (one
 #     point) or an r x c x n array
 
+#' Forms of data the package accepts
+#'
+#' Wherever a function of the package takes points of a manifold, it takes
+#' them in the layout of the manifold (see [manifolds]) and in the forms R
+#' users hold:
+#' * one point: a vector (`euclidean()`, `sphere()`, `hyperbolic()`) or a
+#'   matrix (`spd()`, `kendall_shape()`);
+#' * n points: an n x D matrix, one point per row, or a `data.frame` of
+#'   numeric columns, one row per point (vector layouts); an r x c x n array
+#'   (matrix layouts); or a list of points, e.g. `lapply(subjects, cov)`
+#'   on `spd()`;
+#' * on `kendall_shape()`, raw landmark configurations (k x 2, k x 2 x n as
+#'   the `shapes` package holds them, or a list of k x 2 matrices) for the
+#'   data and the public inputs (`center`, `footpoint`, `init`, the
+#'   samplers' `mean`, the `target` of [align_shapes()]): they are turned
+#'   into preshapes with [as_preshape()]. The geometry functions
+#'   (`mfd_*()`) ask for preshapes.
+#'
+#' Every form is validated as the layout's own: a data.frame with a
+#' non-numeric column, a list element of the wrong size or a point off the
+#' manifold is refused with an error of class `dpmanifold_error` that names
+#' the argument.
+#'
+#' @name input_forms
+#' @examples
+#' S2 <- sphere(2)
+#' X <- mfd_exp(S2, c(0, 0, 1), 0.2 * mfd_random_tangent(S2, c(0, 0, 1), 20))
+#' frechet_mean(S2, as.data.frame(X))$mean
+#' covs <- lapply(1:10, function(i) cov(matrix(rnorm(60), 20)))
+#' frechet_mean(spd(3), covs)$mean
+#' square <- rbind(c(0, 0), c(1, 0), c(1, 1), c(0, 1))
+#' shapes <- array(as.vector(square) + rnorm(80, sd = 0.05), c(4, 2, 10))
+#' dp_frechet_mean(kendall_shape(4), shapes, epsilon = 1, center = square, radius = 0.3)
+NULL
+
 is_matrix_layout <- function(M) !is.null(M$point_dim)
+
+# The forms R users hold, turned into the layout's own (a no-op for a
+# numeric vector, matrix or array):
+#   a data.frame of numeric columns (vector layouts): one point per row;
+#   a list of points (e.g. lapply(subjects, cov) on spd(), or the slices of
+#     a `shapes` array): matrix layouts stack the r x c elements into an
+#     r x c x n array, vector layouts bind the vectors as rows.
+# A list always holds n points (never one point in its single form).
+point_form <- function(M, x, arg, call = sys.call(-1)) {
+  if (is.data.frame(x)) {
+    if (is_matrix_layout(M)) {
+      abort_arg(arg, sprintf("is a data.frame, but a point of %s is a %d x %d matrix: pass a %d x %d x n array or a list of matrices",
+                             manifold_label(M), M$point_dim[1], M$point_dim[2], M$point_dim[1], M$point_dim[2]), call)
+    }
+    if (!length(x) || !nrow(x)) abort_arg(arg, "is an empty data.frame", call)
+    num <- vapply(x, function(col) is.numeric(col) && is.null(dim(col)), logical(1))
+    if (!all(num)) {
+      abort_arg(arg, sprintf("is a data.frame whose column `%s` is not numeric (one numeric column per coordinate, one row per point)",
+                             names(x)[!num][1]), call)
+    }
+    out <- matrix(unlist(x, use.names = FALSE), nrow(x), length(x))
+    return(out)
+  }
+  if (is.list(x) && is.null(dim(x))) {
+    if (!length(x)) abort_arg(arg, "is an empty list", call)
+    num <- vapply(x, function(el) is.numeric(el) && length(el) > 0L, logical(1))
+    if (!all(num)) abort_arg(arg, sprintf("is a list whose element %d is not a numeric point", which(!num)[1]), call)
+    if (is_matrix_layout(M)) {
+      pd <- M$point_dim
+      ok <- vapply(x, function(el) length(dim(el)) == 2L && all(dim(el) == pd), logical(1))
+      if (!all(ok)) {
+        abort_arg(arg, sprintf("is a list whose element %d is not a %d x %d matrix", which(!ok)[1], pd[1], pd[2]), call)
+      }
+      return(array(unlist(x, use.names = FALSE), c(pd, length(x))))
+    }
+    D <- M$ambient_dim
+    ok <- vapply(x, function(el) length(el) == D && (length(dim(el)) <= 1L || (length(dim(el)) == 2L && min(dim(el)) == 1L)),
+                 logical(1))
+    if (!all(ok)) abort_arg(arg, sprintf("is a list whose element %d is not a vector of length %d", which(!ok)[1], D), call)
+    return(matrix(unlist(x, use.names = FALSE), length(x), D, byrow = TRUE))
+  }
+  x
+}
 
 # Returns a D x n matrix with attribute "single" (TRUE when x was one point
 # in its single-point form).
 to_ambient <- function(M, x, arg, call = sys.call(-1)) {
+  x <- point_form(M, x, arg, call)
   check_finite_numeric(x, arg, call)
   if (length(dim(x)) == 1L) x <- as.vector(x)
   D <- M$ambient_dim
@@ -65,11 +144,31 @@ is_single <- function(...) all(vapply(list(...), function(a) isTRUE(attr(a, "sin
 
 n_points <- function(X) ncol(X)
 
-# Points: convert, check membership within tol, then project exactly.
+# Public inputs of the estimators and mechanisms that are points of M. A
+# manifold that accepts data in a raw form (Kendall: k x 2 configurations,
+# its registration's prepare_data) takes them in that form too, as it takes
+# the data (as_data_points(), release_layout()). The geometry primitives
+# (mfd_*(): p, q, X, Y) keep asking for points of M as such.
+.raw_point_args <- c("center", "footpoint", "mean", "init", "target")
+
+# Points: convert, check membership within tol, then project exactly. For
+# the arguments above, input that is not on the manifold as given is
+# prepared from its raw form and checked again (points already on it are
+# left exactly as they are).
 as_points <- function(M, x, arg, tol = .dpm_tol, call = sys.call(-1)) {
+  x <- point_form(M, x, arg, call)
   X <- to_ambient(M, x, arg, call)
   single <- attr(X, "single")
   res <- cpp_validate_points(M, X, tol)
+  prep <- manifold_entry(M)$prepare_data
+  if (!res$ok && !is.null(prep) && arg %in% .raw_point_args) {
+    x2 <- tryCatch(prep(M, x), dpmanifold_error = function(e) NULL)
+    if (!is.null(x2)) {
+      X2 <- to_ambient(M, x2, arg, call)
+      res2 <- cpp_validate_points(M, X2, tol)
+      if (res2$ok) res <- res2
+    }
+  }
   if (!res$ok) {
     why <- res$why
     bad <- which(nzchar(why))

@@ -39,7 +39,9 @@
 #'
 #' @param x,object A `dp_release`.
 #' @param ... Releases (for `privacy_spent()`), or unused.
-#' @return A `dp_release`; `summary()` a table of its public facts.
+#' @return A `dp_release`; `summary()` an object holding the table of its
+#'   public facts (`table`), its stages (`stages`) and the private estimate
+#'   (`estimate`), printed with the stages' facts and the estimate.
 #' @examples
 #' E <- euclidean(2)
 #' X <- matrix(rnorm(40, sd = 0.3), 20)
@@ -150,13 +152,19 @@ print.dp_release <- function(x, ...) {
   }
   sl <- sampler_label(x$sampler)
   if (nzchar(sl)) cat("  sampler:  ", sl, "\n")
+  print_release_estimate(x)
+  invisible(x)
+}
+
+# The private estimate, as print() and summary() show it.
+print_release_estimate <- function(x) {
   if (x$statistic == "frechet_mean") {
     cat("  estimate:\n")
     print(signif(x$estimate, 5))
   } else {
     print_estimate(x)
   }
-  invisible(x)
+  invisible(NULL)
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
@@ -175,7 +183,8 @@ summary.dp_release <- function(object, ...) {
     radius = format_named(unlist(b[intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))])),
     bounds_from_data = if (length(b$inferred)) paste(b$inferred, collapse = ", ") else "none",
     sampler = sampler_label(object$sampler))
-  structure(list(table = data.frame(value = rows, stringsAsFactors = FALSE), release = object),
+  structure(list(table = data.frame(value = rows, stringsAsFactors = FALSE), estimate = object$estimate,
+                 stages = object$stages, release = object),
             class = "summary.dp_release")
 }
 
@@ -185,6 +194,11 @@ print.summary.dp_release <- function(x, ...) {
   tab <- x$table
   w <- max(nchar(rownames(tab)))
   for (i in seq_len(nrow(tab))) cat(sprintf("  %-*s  %s\n", w, rownames(tab)[i], tab$value[i]))
+  if (length(x$stages)) {
+    cat("  stages:\n")
+    print_stages(x$stages)
+  }
+  print_release_estimate(x$release)
   invisible(x)
 }
 

@@ -181,6 +181,11 @@ check_release <- function(x, arg = "x", call = sys.call(-1)) {
   if (!(is.character(x$mechanism) && length(x$mechanism) == 1L && !is.na(x$mechanism))) bad("invalid `mechanism`")
   p <- x$privacy
   if (!(is.list(p) && is.character(p$type) && length(p$type) == 1L && !is.na(p$type))) bad("invalid `privacy`")
+  for (f in c("sensitivity", "sigma")) {
+    v <- x[[f]]
+    if (!is.null(v) && !(is.numeric(v) && length(v) && !anyNA(v) && all(v >= 0))) bad(sprintf("invalid `%s`", f))
+  }
+  if (!is.null(x$n) && !(is_scalar_number(x$n) && x$n >= 1 && x$n == round(x$n))) bad("invalid `n`")
   if (!inherits(x$manifold, "manifold")) bad("no manifold")
   tryCatch(check_manifold(x$manifold, "manifold"), dpmanifold_error = function(e) bad("malformed manifold"))
   if (x$statistic == "geodesic_regression") {
