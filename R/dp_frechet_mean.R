@@ -105,6 +105,14 @@
 #'   then marked not private and the privacy-leak warning is raised).
 #' @param budget A [dp_budget()] to charge (before any data are read), or
 #'   `NULL`.
+#' @param bounds_share A share of `epsilon` (in (0, 1)) spent on choosing the
+#'   ball privately (epsilon-DP releases only): half on a private centre, half
+#'   on a private radius (the 0.98-quantile of the distances from it, by the
+#'   exponential mechanism over a grid); the mean then runs on that ball with
+#'   the rest. On `sphere()` and `kendall_shape()` no public bound is needed;
+#'   elsewhere `center` and `radius` give a coarse public ball that holds the
+#'   data. The release prints epsilon-DP for the whole and each stage's share.
+#'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
 #' @return A [dp_release] object.
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
 #'   Bharath, Reimherr and Slavkovic (2022), Theorems 1-2 and supplement B;
@@ -120,17 +128,23 @@
 #' dp_frechet_mean(spd(2), array(diag(2), c(2, 2, 10)), epsilon = 1,
 #'                 mechanism = "wrapped_gaussian", delta = 1e-5,
 #'                 center = diag(2), radius = 1)
+#' # no public ball at all: 20% of epsilon chooses it privately
+#' Y <- mfd_exp(S2, c(1, 0, 0), 0.15 * mfd_random_tangent(S2, c(1, 0, 0), 1000))
+#' dp_frechet_mean(S2, Y, epsilon = 1, bounds_share = 0.2)
 #' @export
 dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radius = NULL,
                             delta = NULL, mu = NULL, alpha = NULL, footpoint = center,
                             truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
                             mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE,
-                            budget = NULL) {
+                            budget = NULL, bounds_share = NULL) {
   cl <- match.call()
   check_manifold(M)
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale)
   check_flag(return_nonprivate, "return_nonprivate")
+  if (!is.null(bounds_share)) {
+    return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
+  }
   # the charge, before any data are read (all of it is public)
   spend_budget(budget, prospective_privacy(
     opts$privacy, not_private = is.null(center) || is.null(radius) || seed_scale || return_nonprivate,
@@ -179,3 +193,25 @@ default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius
   public_default_mechanism(M, n, epsilon, C[, 1], radius)
 }
 
+# dp_frechet_mean(bounds_share = ): the ball chosen privately, then the mean
+# on it (R/private_bounds.R).
+frechet_with_private_bounds <- function(M, X, opts, share, center, radius, return_nonprivate, budget, cl,
+                                        call = sys.call(-1)) {
+  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
+  if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
+  if (opts$privacy$type != "pure") {
+    abort_arg("bounds_share", "applies to epsilon-DP releases (not delta, mu or alpha)", call)
+  }
+  if (isTRUE(opts$seed_scale)) abort_arg("bounds_share", "does not combine with `seed_scale = TRUE`", call)
+  spend_budget(budget, prospective_privacy(opts$privacy, not_private = return_nonprivate,
+                                           chain = opts$sampler == "mcmc"), "frechet_mean")
+  Xv <- as_release_data(M, X, "X", call)
+  eps <- opts$privacy$epsilon
+  pb <- private_ball_stages(M, Xv, eps, share, center, radius, call = call)
+  inner <- opts
+  inner$privacy$epsilon <- (1 - share) * eps
+  mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
+                                  footpoint = pb$center, call = call)
+  mech <- compose_private_bounds(mech, pb, opts$privacy)
+  release_frechet_points(mech, Xv, return_nonprivate, call = cl)
+}

@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")/.."
 
-needed="Rcpp RcppEigen knitr rmarkdown shapes"
+needed="Rcpp RcppEigen knitr rmarkdown shapes generics"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $needed)
 
 if [ -n "$missing" ] || ! command -v pandoc >/dev/null 2>&1 || ! command -v qpdf >/dev/null 2>&1; then
