@@ -18,8 +18,9 @@
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances. Every
 #' sampler is exact (no chain); each record is read once per round. Below
-#' \eqn{n\epsilon = 50} one round is run (the `"tangent"` release). The
-#' error falls like \eqn{1/(n\epsilon)}.
+#' \eqn{n\epsilon = 50}, or below 150 when the first round's public error
+#' exceeds `tau`, one round is run (the `"tangent"` release). The error
+#' falls like \eqn{1/(n\epsilon)}.
 #'
 #' **Choosing the public inputs.** `center` and `radius`: a ball that
 #' holds the responses, from knowledge that does not come from these

@@ -14,7 +14,7 @@
 # tangent release) is run, the target quantile and the number of grid levels
 # (tau_e 2^(-j/2), j = 0..levels).
 .gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 150, two_rounds_min_neps = 50,
-                      quantile = 0.9, levels = 8L)
+                      quantile = 0.9, levels = 8L, shift = 1)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -44,7 +44,20 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   eq <- if (n * eps >= g$clip_min_neps) g$clip * e2 else 0
   eT <- e2 - eq
   des <- design_stage(eG)
-  grid <- tau_e * 2^(-(g$levels:0) / 2)
+  # With the clip stage, the refining round clips at most at tau_e plus
+  # the localising round's public error (root mean square shift of
+  # the line for an even design, sqrt(8 d (d + 1)) 2 r / (n e1)): a step
+  # from residuals clipped well below the first round's error cannot
+  # correct it.
+  # Without a private clip level (small n epsilon) the refining round clips
+  # at tau_e, and when the first round's error exceeds tau_e it cannot
+  # correct it: then one round (the tangent release, the whole budget) does
+  # better (a public rule).
+  d <- M$dim
+  shift1 <- sqrt(8 * d * (d + 1)) * 2 * r / (n * e1)
+  if (eq == 0 && shift1 > tau_e) return(tangent_plan(M, n, eps, r))
+  up2 <- if (eq > 0) min(top, tau_e + g$shift * shift1) else tau_e
+  grid <- up2 * 2^(-(g$levels:0) / 2)
   stages <- list(
     des$stage,
     dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
@@ -55,14 +68,13 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
                                       detail = sprintf("%g-quantile of the residual norms on a grid of %d levels up to tau",
                                                        g$quantile, length(grid)))))
   }
-  stages <- c(stages, list(dp_stage("refine", "knorm", epsilon = eT, sensitivity = 2 * tau_e, sigma = 2 * tau_e / eT,
+  stages <- c(stages, list(dp_stage("refine", "knorm", epsilon = eT, sensitivity = 2 * up2, sigma = 2 * up2 / eT,
                                     proof = "regression-gauss-newton",
                                     detail = "Gauss-Newton step from clipped residuals")))
-  d <- M$dim
-  rounds <- list(ssp_round(e1, r), if (eq > 0) ssp_round(eT, tau_e, eq, grid) else ssp_round(eT, tau_e))
+  rounds <- list(ssp_round(e1, r), if (eq > 0) ssp_round(eT, up2, eq, grid) else ssp_round(eT, up2))
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0,
                           prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, rounds = rounds))
-  list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e))
+  list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = up2))
 }
 
 # The tangent release: one round at the centre, the whole budget on the

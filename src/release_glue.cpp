@@ -104,6 +104,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
   s.prior_a = Rcpp::as<double>(spec["prior_a"]);
   s.prior_b = Rcpp::as<double>(spec["prior_b"]);
   s.step_var = Rcpp::as<double>(spec["step_var"]);
+  if (spec.containsElementNamed("design_weight")) s.design_weight = Rcpp::as<double>(spec["design_weight"]);
   const Rcpp::List rounds = spec["rounds"];
   for (R_xlen_t k = 0; k < rounds.size(); ++k) {
     const Rcpp::List r = rounds[k];

@@ -42,10 +42,17 @@ test_that("the mechanism states its stages before any data, and the release prin
     expect_equal(s$sigma, s$sensitivity / s$privacy$epsilon)
   }
   expect_equal(m$stages$localise$sensitivity, 2 * 0.45)
-  expect_equal(m$stages$refine$sensitivity, 2 * 0.15)
-  # public rules: no clip stage below n epsilon = 150, one round below 50
-  m2 <- regression_mechanism(S2, n = 100, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  # the refining round's upper clip: tau plus the first round's public error
+  shift1 <- sqrt(8 * 2 * 3) * 2 * 0.45 / (300 * 0.32)
+  up2 <- 0.15 + shift1
+  expect_equal(m$stages$refine$sensitivity, 2 * up2)
+  # public rules: no clip stage below n epsilon = 150 (and then one round
+  # when the first round's error exceeds tau), one round below 50
+  m2 <- regression_mechanism(S2, n = 140, epsilon = 1, tau = 0.3, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
   expect_named(m2$stages, c("design", "localise", "refine"))
+  expect_equal(m2$stages$refine$sensitivity, 2 * 0.3)
+  m2b <- regression_mechanism(S2, n = 140, epsilon = 1, tau = 0.1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_named(m2b$stages, c("design", "moments"))
   m3 <- regression_mechanism(S2, n = 40, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
   # tau is optional: the residual bound of the public domain is the upper limit
@@ -57,7 +64,7 @@ test_that("the mechanism states its stages before any data, and the release prin
   D <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
   rel <- release(m, D$x, D$y)
   expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
-  expect_true(rel$bounds$clip %in% (0.15 * 2^(-(8:0) / 2)))
+  expect_true(rel$bounds$clip %in% (up2 * 2^(-(8:0) / 2)))
   expect_equal(rel$stages[[4]]$sensitivity, 2 * rel$bounds$clip)
   expect_output(print(rel), "stage 3, clip: exponential mechanism over a finite grid")
   # the one-call skeleton gives the same release under the same seed

@@ -59,6 +59,7 @@ struct RegressionReleaseSpec {
   double R0 = 0.0, V0 = 0.0;               // public domain (chart at the centre)
   double prior_a = 1.0, prior_b = 1.0;     // public variance per coordinate of the start
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
+  double design_weight = 1.0;              // weight of the design noise in the step's variance
 };
 
 struct RegressionRelease {
@@ -129,7 +130,12 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   double Stt = t.squaredNorm() + detail::laplace(s.scale_stt, rng);
   St = std::min(std::max(St, -nd / 2), nd / 2);
   Stt = std::min(std::max(Stt, 0.0), nd / 4);
-  const ReleasedDesign G{nd, St, std::max(Stt - St * St / nd, s.floor_stt)};
+  // variance of the centred S_tt - S_t^2 / n from the design noise: its own
+  // (2 scale_stt^2) and that of S_t^2 / n (about (2m)^2 2 scale_st^2), large
+  // when the design is bunched away from the middle of the range
+  const double m0 = St / nd;
+  const double var_c = 2.0 * s.scale_stt * s.scale_stt + 8.0 * m0 * m0 * s.scale_st * s.scale_st;
+  const ReleasedDesign G{nd, St, std::max(Stt - St * St / nd, std::max(s.floor_stt, std::sqrt(var_c)))};
   const double m = G.mean();
   const double wp = 0.5 - m, wm = 0.5 + m;
 
@@ -179,8 +185,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // moment noise, and the design noise times the released step.
     const double sm = (d + 1.0) * std::pow(2.0 * rho / r.epsilon, 2);
     const double b2 = bh.squaredNorm() / d;
-    const double Ub = sm * (wp * wp + wm * wm) / (G.Sttc * G.Sttc) +
-                      b2 * 2.0 * s.scale_stt * s.scale_stt / (G.Sttc * G.Sttc);
+    const double Ub = sm * (wp * wp + wm * wm) / (G.Sttc * G.Sttc) + b2 * var_c / (G.Sttc * G.Sttc) * s.design_weight;
     const double Ua = sm * 2.0 / (nd * nd) + b2 * 2.0 * s.scale_st * s.scale_st / (nd * nd);
     // (an infinite prior variance: no weighting, the step itself)
     const double ka = std::isinf(Va) ? 1.0 : Va / (Va + Ua), kb = std::isinf(Vb) ? 1.0 : Vb / (Vb + Ub);
