@@ -108,8 +108,10 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   spec <- list(law = mechanism, sigma = scale$sigma, center = ball$center, radius = ball$radius,
                truncated = isTRUE(scale$truncated), footpoint = foot, sampler = opts$sampler,
                mcmc = opts$mcmc, align = opts$align, epsilon = privacy$epsilon)
+  err <- if (is.finite(scale$sigma)) frechet_expected_error(M, mechanism, scale$sigma, ball$radius)
+  if (!is.null(err)) warn_low_utility(err, ball$radius, call = call)
   new_dp_mechanism("frechet_mean", M, n, privacy, bounds, list(stage), method = mechanism,
-                   not_private = not_private, spec = spec, subclass = "dp_mechanism_frechet")
+                   not_private = not_private, spec = spec, expected_error = err, subclass = "dp_mechanism_frechet")
 }
 
 #' @rdname frechet_mechanism

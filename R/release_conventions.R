@@ -226,8 +226,11 @@ print.dp_confidence_ball <- function(x, ...) {
 # onto the ball; "trunc": a law restricted to the ball) and a label.
 release_distance_law <- function(object) {
   M <- object$manifold
-  mech <- object$stages[[1]]$mechanism %||% object$mechanism
-  sigma <- as.numeric(object$stages[[1]]$sigma %||% object$sigma)
+  # the stage that releases the mean is the last (with private bounds the
+  # first two choose the ball)
+  last <- if (length(object$stages)) object$stages[[length(object$stages)]] else list()
+  mech <- last$mechanism %||% object$mechanism
+  sigma <- as.numeric(last$sigma %||% object$sigma)
   if (length(sigma) != 1L || !is.finite(sigma) || sigma <= 0) abort_arg("object", "has no single noise scale `sigma`")
   d <- M$dim
   flat <- M$type %in% c("euclidean", "spd_log_euclidean")
