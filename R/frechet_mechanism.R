@@ -123,16 +123,8 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
-  mech <- mechanism
-  check_flag(return_nonprivate, "return_nonprivate")
-  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
-               mech$statistic)
-  M <- mech$manifold
-  Xa <- release_layout(M, X, "X")
-  if (ncol(Xa) != mech$n) {
-    abort_arg("X", sprintf("holds %d points but the mechanism was built for n = %d", ncol(Xa), mech$n))
-  }
-  release_frechet_points(mech, Xa, return_nonprivate, call = sys.call(-1))
+  Xa <- release_start(mechanism, X, "X", return_nonprivate, budget)
+  release_frechet_points(mechanism, Xa, return_nonprivate, call = sys.call(-1))
 }
 
 # The data work of a Frechet-mean release (Xa: the data in ambient layout,

@@ -44,6 +44,20 @@ release <- function(mechanism, ...) {
   UseMethod("release")
 }
 
+# The common start of every release() method: the charge to the budget
+# (before the data are read), the layout of the data (argument `arg`) and
+# the number of records against the mechanism's public n.
+release_start <- function(mech, X, arg, return_nonprivate, budget, call = sys.call(-1)) {
+  check_flag(return_nonprivate, "return_nonprivate", call = call)
+  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
+               mech$statistic)
+  A <- release_layout(mech$manifold, X, arg, call)
+  if (ncol(A) != mech$n) {
+    abort_arg(arg, sprintf("holds %d points but the mechanism was built for n = %d", ncol(A), mech$n), call)
+  }
+  A
+}
+
 # A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,
 # `alpha` through `privacy`) is this stage's share of the budget.
 # `detail`: what exactly runs, in words (e.g. "untruncated law, draw moved

@@ -109,17 +109,9 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
-  mech <- mechanism
-  check_flag(return_nonprivate, "return_nonprivate")
-  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
-               mech$statistic)
-  M <- mech$manifold
-  Ya <- release_layout(M, y, "y")
-  if (ncol(Ya) != mech$n) {
-    abort_arg("y", sprintf("holds %d points but the mechanism was built for n = %d", ncol(Ya), mech$n))
-  }
-  cv <- private_covariate(x, mech$n, mech$spec$x_range)
-  release_regression_data(mech, cv, Ya, return_nonprivate, call = sys.call(-1))
+  Ya <- release_start(mechanism, y, "y", return_nonprivate, budget)
+  cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range)
+  release_regression_data(mechanism, cv, Ya, return_nonprivate, call = sys.call(-1))
 }
 
 # The data work of a regression release (Ya: the responses in ambient
