@@ -205,41 +205,65 @@ predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1)) {
   from_ambient(M, out, single = length(t) == 1L)
 }
 
-#' Sensitivities of the geodesic-regression gradients
+#' Sensitivities of a private geodesic regression
 #'
-#' Bounds on the change of \eqn{\nabla_p E} and \eqn{\nabla_v E} when one
-#' observation is replaced, for responses in a ball of radius `radius` and
-#' residuals clipped to norm `tau` (Kulkarni and Soto, Theorem 3.3 and eq.
-#' 20/44): with \eqn{\kappa_l} the lower curvature bound, \eqn{\Delta_p =
-#' \Delta_v = 2\tau/n} when \eqn{\kappa_l \ge 0}; otherwise, with
-#' \eqn{s = \sqrt{-\kappa_l}(r + \tau)}, \eqn{\Delta_p = (2\tau/n)\cosh(2s)}
-#' and \eqn{\Delta_v = (\tau/n)\sinh(2s)/s}. `joint` is
-#' \eqn{\sqrt{\Delta_p^2 + \Delta_v^2}}, the sensitivity of the pair.
+#' The sensitivities each stage of [dp_geodesic_regression()] uses, for
+#' responses in a public ball of radius `radius`, residual limit `tau` and
+#' the default domain (`p_radius = radius`, `v_bound = 2 * radius`), by
+#' method: `"gauss_newton"` (the default) and `"tangent"`: the design sums
+#' (weighted l1 sensitivity 1), the moments of the localising round (`2 r`)
+#' and of the refining round (twice its clip level: here its upper limit;
+#' the release prints the level it drew), the clip stage (1);
+#' `"energy"`: \eqn{\tau_e^2/2} of the clipped energy; `"linearised"`: the
+#' energy law's, then the design and moments (`2 tau_e`); `"joint"`: the
+#' weighted KNG gradient (with the curvature factors of the Jacobi fields
+#' on negatively curved spaces); `"sequential"`: the seed paper's p and v
+#' gradients. \eqn{\tau_e = \min(\tau, 3r)} (no residual on the default
+#' domain is longer). Derivations: `system.file("proofs",
+#' package = "dpmanifold")`, files `regression-gauss-newton.md` and
+#' `regression-methods.md`.
 #'
 #' @param M A manifold.
-#' @param tau Public bound on residual norms (residuals are clipped to it).
+#' @param tau Public upper limit on residual norms.
 #' @param radius Public radius of the ball holding the responses.
-#' @param n Number of observations.
-#' @return Named numeric `c(p, v, joint)`.
+#' @param n Number of records.
+#' @param method One of the methods of [dp_geodesic_regression()].
+#' @param epsilon The budget (the default's stages depend on it through
+#'   the public rules that shape them).
+#' @return A named numeric vector, one entry per stage.
 #' @examples
-#' regression_sensitivity(sphere(2), tau = 0.3, radius = 0.5, n = 100)
-#' regression_sensitivity(spd(2), tau = 0.3, radius = 0.5, n = 100)
+#' regression_sensitivity(sphere(2), tau = 0.3, radius = 0.5, n = 1000)
+#' regression_sensitivity(spd(2), tau = 0.3, radius = 0.5, n = 100, method = "joint")
 #' @export
-regression_sensitivity <- function(M, tau, radius, n) {
+regression_sensitivity <- function(M, tau, radius, n, method = c("gauss_newton", "tangent", "energy", "linearised",
+                                                                   "joint", "sequential"),
+                                   epsilon = 1) {
   check_manifold(M)
   check_positive_number(tau, "tau")
   check_positive_number(radius, "radius")
   n <- check_count(n, "n")
-  big <- if (radius >= tau) "radius" else "tau"
-  kl <- M$kappa_min
-  if (kl >= 0) {
-    dp <- dv <- 2 * tau / n
-  } else {
-    s <- sqrt(-kl) * (radius + tau)
-    dp <- 2 * tau / n * cosh(2 * s)
-    dv <- tau / n * sinh(2 * s) / s
+  method <- check_choice(method, c("gauss_newton", "tangent", "energy", "linearised", "joint", "sequential"),
+                         "method")
+  check_epsilon(epsilon)
+  if (3 * radius > max_representable_distance(M)) {
+    abort_arg("radius", sprintf("is %.4g: the default domain reaches %.4g from the centre, beyond what double precision holds on %s",
+                                radius, 3 * radius, manifold_label(M)), class = "dpmanifold_not_representable")
   }
-  m <- max(dp, dv)
-  joint <- if (is.finite(m) && m > 0) m * sqrt((dp / m)^2 + (dv / m)^2) else sqrt(dp^2 + dv^2)
-  check_representable(M, c(p = dp, v = dv, joint = joint), big, "number")
+  if (method %in% c("gauss_newton", "tangent")) {
+    check_radius(M, radius)
+    plan <- if (method == "tangent") tangent_plan(M, n, epsilon, radius) else
+      gauss_newton_plan(M, n, epsilon, radius, tau, radius, 2 * radius)
+    return(stats::setNames(vapply(plan$stages, function(s) s$sensitivity, numeric(1)),
+                           vapply(plan$stages, function(s) s$name, "")))
+  }
+  tau_e <- residual_bound(tau, radius, radius, 2 * radius)
+  out <- switch(method,
+    energy = c(energy = tau_e^2 / 2),
+    linearised = c(energy = tau_e^2 / 2, design = 1, moments = 2 * tau_e),
+    joint = joint_sensitivity(M, tau_e, joint_weight(M, 2 * radius), 2 * radius, n)[c("joint", "p", "v")],
+    sequential = {
+      J <- jacobi_bounds(M, 2 * radius)
+      c(p = 2 * tau_e * J[["p"]] / n, v = tau_e * J[["v"]] / n)
+    })
+  check_representable(M, out, if (radius >= tau) "radius" else "tau", "number")
 }
