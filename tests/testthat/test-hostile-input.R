@@ -594,3 +594,70 @@ test_that("a long distance matrix stops under setTimeLimit", {
   expect_true(inherits(res, "condition"))
   expect_lt(elapsed, 4)
 })
+
+# --- issue 20: hostile groups 1-9 ------------------------------------------------
+
+# A small regression release on each of four manifolds (public bounds).
+issue20_releases <- local({
+  set.seed(20)
+  xs <- seq(0, 1, length.out = 12)
+  mk <- function(M, center, radius, Y) {
+    dp_geodesic_regression(M, xs, Y, epsilon = 2, tau = 0.3, center = center, radius = radius, x_range = c(0, 1))
+  }
+  H2 <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  list(sphere = mk(S2, N, 0.7, mfd_exp(S2, N, outer(xs, c(0.3, 0, 0)))),
+       euclidean = mk(euclidean(2), c(0, 0), 1, cbind(xs, 0.5 * xs)),
+       spd = mk(P2, I2, 1, mfd_exp(P2, I2, array(outer(as.vector(diag(c(0.3, 0))), xs), c(2, 2, 12)))),
+       hyperbolic = mk(H2, o, 1, mfd_exp(H2, o, outer(xs, c(0, 0.4, 0)))))
+})
+
+test_that("predict() of a release on no covariate values is an empty result, not a crash (group 1)", {
+  for (nm in names(issue20_releases)) {
+    r <- issue20_releases[[nm]]
+    M <- r$manifold
+    out <- predict(r, numeric(0))
+    expected_dim <- if (is.null(M$point_dim)) c(0L, M$ambient_dim) else c(M$point_dim, 0L)
+    expect_identical(dim(out), as.integer(expected_dim), label = nm)
+    one <- predict(r, 0.3)
+    expect_true(all(is.finite(one)), label = nm)
+    expect_true(all(mfd_belongs(M, one, 1e-8)), label = nm)
+  }
+  # the C++ operations on an empty set of points return nothing (they read
+  # column 0 of an empty matrix before)
+  expect_identical(dim(dpmanifold:::cpp_binary_op(S2, "exp", matrix(N), matrix(0, 3, 0))), c(3L, 0L))
+  expect_identical(dim(dpmanifold:::cpp_ternary_op(S2, "transport", matrix(N), matrix(0, 3, 0), matrix(E1))),
+                   c(3L, 0L))
+  expect_length(dpmanifold:::cpp_dist(S2, matrix(0, 3, 0), matrix(N)), 0L)
+})
+
+test_that("predict() of a release checks its estimate and the size of newdata (group 2)", {
+  r <- issue20_releases$sphere
+  tamper <- function(field, value) {
+    r2 <- r
+    r2$estimate[[field]] <- value
+    r2
+  }
+  rows <- list(
+    h(predict(r_x0, 0.5), "object$estimate$x0"),
+    h(predict(r_p, 0.5), "object$estimate$p"),
+    h(predict(r_v, 0.5), "object$estimate$v"),
+    h(predict(r_swap, 0.5), "object$estimate$p"),
+    h(predict(r_far, 0.5), "object$estimate$p"),
+    h(predict(r, seq_len(1e9)), "newdata"),
+    h(predict(r, c(0.5, NA)), "newdata"),
+    h(predict(r), "newdata"),
+    h(predict(issue20_releases$spd, 1e6), "newdata", NR),
+    h(predict(issue20_releases$hyperbolic, 1e6), "newdata", NR),
+    h(predict(issue20_releases$euclidean, 1e308), "newdata", NR))
+  r_swap <- r
+  r_swap$manifold <- hyperbolic(2)
+  r_far <- tamper("p", E1)          # on the sphere, but outside the public domain
+  r_far$estimate$v <- c(0, 0, 0)
+  vars <- list(r = r, r_x0 = tamper("x0", NA_real_), r_p = tamper("p", c(0, 0, 2)), r_v = tamper("v", c(0, 0, 1)),
+               r_far = r_far, r_swap = r_swap)
+  for (nm in names(vars)) assign(nm, vars[[nm]], envir = hostile_env)
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)   # seq_len(1e9) is refused before anything is allocated
+})
