@@ -661,3 +661,67 @@ test_that("predict() of a release checks its estimate and the size of newdata (g
   for (row in rows) expect_hostile(row)
   expect_lt(proc.time()[["elapsed"]] - t0, 5)   # seq_len(1e9) is refused before anything is allocated
 })
+
+test_that("sizes are checked before anything is allocated (group 3)", {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  plot_sphere(N)
+  big <- "dpmanifold_too_large"
+  rows <- list(
+    h(rwrapped_gaussian(euclidean(2), 1e9, c(0, 0), 1), "n", big),
+    h(rwrapped_laplace(euclidean(2), 2e8, c(0, 0), 1), "n", big),
+    h(mfd_random_point(euclidean(2), 5e8), "n", big),
+    h(mfd_random_tangent(S2, N, 5e8), "n", big),
+    h(rriemann_laplace(S2, 5e8, N, 0.1, radius = 0.5), "n", big),
+    h(mfd_tangent_basis(hyperbolic(20000), c(1, numeric(20000))), "M", big),
+    h(lines_sphere(N, v = E1, n = 1e9), "n"),
+    h(plot_sphere(N, graticule = 1e-4), "graticule"),
+    h(plot_sphere(N, graticule = 0.5), "graticule"),
+    h(plot_sphere(N, graticule = 200), "graticule"),
+    h(plot_sphere(N, graticule = NA), "graticule"))
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # the budget is an option: a small one refuses small results too
+  withr_budget <- options(dpmanifold.max_bytes = 1000)
+  on.exit(options(withr_budget), add = TRUE)
+  expect_error(mfd_random_point(S2, 100), "`n`.*memory budget", class = "dpmanifold_too_large")
+  options(withr_budget)
+  expect_equal(dim(mfd_random_point(S2, 100)), c(100L, 3L))
+  # the coarsest and finest graticules draw in well under a second
+  expect_lt(system.time(plot_sphere(N, graticule = 1))[["elapsed"]], 2)
+  expect_silent(plot_sphere(N, graticule = 90))
+})
+
+test_that("random hyperbolic points are points the package accepts; near-improper Laplace laws are refused (group 4)", {
+  set.seed(4)
+  for (d in c(2, 16, 17, 1000, 6e5)) {
+    H <- hyperbolic(d)
+    X <- mfd_random_point(H, 2)
+    expect_true(all(is.finite(X)), label = paste("d =", d))
+    expect_true(all(X[, 1] < 1e12), label = paste("d =", d))
+    expect_true(all(mfd_belongs(H, X)), label = paste("d =", d))
+    dd <- mfd_dist(H, X[1, ], X[2, ])
+    expect_true(is.finite(dd) && dd > 0, label = paste("d =", d))
+  }
+  # the law is unchanged for d <= 16 (set.seed() reproducibility)
+  set.seed(1); a <- mfd_random_point(hyperbolic(3), 4)
+  set.seed(1); b <- t(dpmanifold:::cpp_random_point(hyperbolic(3), 4L))
+  expect_identical(a, b)
+  H5 <- hyperbolic(5)
+  o5 <- c(1, numeric(5))
+  rows <- list(h(rriemann_laplace(H5, 2, o5, sigma = 0.2499), "sigma"),
+               h(rriemann_laplace(spd(2), 5, I2, sigma = 1.414), "sigma"),
+               h(rriemann_laplace(spd(3), 5, diag(3), sigma = 0.707), "sigma"))
+  assign("H5", H5, envir = hostile_env)
+  assign("o5", o5, envir = hostile_env)
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # farther from the limit the law is sampled, with finite draws only
+  y <- rriemann_laplace(H5, 200, o5, sigma = 0.2)
+  expect_false(anyNA(y))
+  expect_true(all(mfd_belongs(H5, y)))
+  expect_false(dpmanifold:::untruncated_tail_ok(H5, 0.2499, o5))
+  expect_true(dpmanifold:::untruncated_tail_ok(H5, 0.2, o5))
+})
