@@ -725,3 +725,40 @@ test_that("random hyperbolic points are points the package accepts; near-imprope
   expect_false(dpmanifold:::untruncated_tail_ok(H5, 0.2499, o5))
   expect_true(dpmanifold:::untruncated_tail_ok(H5, 0.2, o5))
 })
+
+test_that("half-plane coordinates are accurate on both sides; bad half-plane input is refused (group 5)", {
+  for (t in c(1, 5, 20, 28)) {
+    below <- c(cosh(t), 0, -sinh(t))       # x2 < 0: v = e^-t (x0 + x2 cancelled)
+    above <- c(cosh(t), 0, sinh(t))        # x2 > 0: v = e^t (x0 - x2 would cancel)
+    expect_equal(hyperbolic_to_halfplane(below), c(0, exp(-t)), tolerance = 1e-13, label = paste("t =", t))
+    expect_equal(hyperbolic_to_halfplane(above), c(0, exp(t)), tolerance = 1e-13, label = paste("t =", t))
+    side <- c(cosh(t), sinh(t) * cos(2), sinh(t) * sin(2))
+    z <- hyperbolic_to_halfplane(side)
+    expect_equal(mfd_dist(hyperbolic(2), halfplane_to_hyperbolic(z), c(1, 0, 0)), t, tolerance = 1e-10)
+    expect_true(all(is.finite(z)) && z[2] > 0)
+  }
+  rows <- list(h(halfplane_to_hyperbolic(complex(0)), "z"),
+               h(halfplane_to_hyperbolic(matrix(c(1i, 2i), 1)), "z"),
+               h(halfplane_to_hyperbolic(complex(real = 0, imaginary = -1)), "z"),
+               h(halfplane_to_hyperbolic(numeric(0)), "z"))
+  for (row in rows) expect_hostile(row)
+  expect_error(halfplane_to_hyperbolic(matrix(c(1i, 2i), 1)), "complex vector", class = "dpmanifold_error")
+  expect_equal(nrow(halfplane_to_hyperbolic(c(1i, 2i))), 2L)
+})
+
+test_that("hyperbolic_embedding() is linear in the number of nodes (group 6)", {
+  star <- c(NA, rep(1, 4e4 - 1))
+  elapsed <- system.time(e <- hyperbolic_embedding(star))[["elapsed"]]
+  expect_lt(elapsed, 3)                # 41 s with a copying queue
+  expect_identical(dim(e$points), c(4e4L, 3L))
+  expect_identical(e$depth, c(0L, rep(1L, 4e4 - 1)))
+  expect_equal(mfd_dist(hyperbolic(2), e$points[2:5, ], e$points[1, ]), rep(1, 4), tolerance = 1e-10)
+  # a deep path and a binary tree are placed breadth first as before
+  path <- c(NA, seq_len(199))
+  ep <- hyperbolic_embedding(path, tau = 0.02)
+  expect_identical(ep$depth, 0:199)
+  hc <- stats::hclust(stats::as.dist(eurodist))
+  eh <- hyperbolic_embedding(hc)
+  expect_identical(eh$depth[eh$root], 0L)
+  expect_true(all(eh$depth[!is.na(eh$parent)] == eh$depth[eh$parent[!is.na(eh$parent)]] + 1L))
+})
