@@ -35,3 +35,14 @@ check_given <- function(missing, arg, what, call = sys.call(-1)) {
   if (missing) abort_arg(arg, sprintf("is missing: give %s", what), call)
   invisible(TRUE)
 }
+
+# Whether a plot is open to add to: a device other than the null device on
+# which plot.new() has been called (a device opened by pdf() or png() has
+# none yet; drawing on it fails with "plot.new has not been called yet").
+plot_is_open <- function() {
+  if (grDevices::dev.cur() == 1L) return(FALSE)
+  tryCatch({
+    graphics::points(numeric(0), numeric(0))
+    TRUE
+  }, error = function(e) FALSE)
+}

@@ -261,7 +261,7 @@ recycle_args <- function(args, keep) {
 plot_spd_ellipses <- function(S, centers = NULL, ..., scale = NULL, which = 1:2, add = FALSE, labels = NULL,
                               axes = TRUE, xlab = "", ylab = "", main = NULL) {
   check_flag(add, "add")
-  if (add && grDevices::dev.cur() == 1L) {
+  if (add && !plot_is_open()) {
     abort_arg("add", "is TRUE but no plot is open; draw the first set with add = FALSE")
   }
   if (!is.numeric(S) || !(length(dim(S)) %in% 2:3) || dim(S)[1] != dim(S)[2] || any(!is.finite(S))) {
@@ -539,7 +539,7 @@ shape_groups <- function(X) {
 #' plot(rel3, data = list(x = x, y = y))
 #' @export
 plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
-  check_release(x)
+  data <- check_release_plot(x, data)
   check_flag(legend, "legend")
   if (identical(x$statistic, "frechet_mean")) {
     plot_release_mean(x$manifold, x, data, legend = legend, ...)

@@ -59,3 +59,53 @@ release_geodesic_at <- function(M, g, s, call = sys.call(-1)) {
   dim(Vt) <- c(nrow(g$V), length(t))
   check_representable(M, cpp_binary_op(M, "exp", g$P, Vt), "newdata", "point", call)
 }
+
+# The numbers summary() formats: sensitivity and sigma (named numbers,
+# positive; Inf allowed), n (a count). A tampered field is a classed error
+# naming it instead of sprintf()'s "invalid format".
+check_release_numbers <- function(object, arg = "object", call = sys.call(-1)) {
+  for (f in c("sensitivity", "sigma")) {
+    v <- object[[f]]
+    if (!is.null(v) && !(is.numeric(v) && length(v) >= 1L && !anyNA(v) && all(v >= 0))) {
+      abort_arg(paste0(arg, "$", f), "must hold non-negative numbers (the release was altered)", call)
+    }
+  }
+  n <- object$n
+  if (!is.null(n) && !(is_scalar_number(n) && is.finite(n) && n >= 1 && n == round(n))) {
+    abort_arg(paste0(arg, "$n"), "must be a whole number >= 1 (the release was altered)", call)
+  }
+  invisible(object)
+}
+
+# What plot.dp_release() draws, validated before any drawing: the release
+# (check_release()), its estimate, public centre and radius and non-private
+# reference, each blamed by its field, and the user's `data` (points of the
+# release's manifold for a Frechet mean, list(x, y) for a regression, checked
+# by regression_plot_data()). Returns `data`, projected onto the manifold for
+# a Frechet-mean release.
+check_release_plot <- function(x, data, arg = "x", call = sys.call(-1)) {
+  check_release(x, arg, call)
+  M <- x$manifold
+  b <- x$bounds
+  if (!is.null(b) && !is.list(b)) abort_arg(paste0(arg, "$bounds"), "must be a list (the release was altered)", call)
+  if (!is.null(b$center)) {
+    C <- as_points(M, b$center, paste0(arg, "$bounds$center"), call = call)
+    if (ncol(C) != 1L) abort_arg(paste0(arg, "$bounds$center"), "must be a single point", call)
+  }
+  if (!is.null(b$radius) && !(is_scalar_number(b$radius) && b$radius > 0)) {
+    abort_arg(paste0(arg, "$bounds$radius"), "must be a single positive number (the release was altered)", call)
+  }
+  np <- x$nonprivate
+  if (identical(x$statistic, "frechet_mean")) {
+    as_points(M, x$estimate, paste0(arg, "$estimate"), call = call)
+    if (!is.null(np$frechet_mean)) as_points(M, np$frechet_mean, paste0(arg, "$nonprivate$frechet_mean"), call = call)
+    if (!is.null(data)) data <- from_ambient(M, as_data_points(M, data, "data", call = call))
+  } else if (identical(x$statistic, "geodesic_regression") && !is.null(x$estimate$x0)) {
+    release_regression_geodesic(x, arg, call)
+    if (!is.null(np$p)) {
+      P <- as_points(M, np$p, paste0(arg, "$nonprivate$p"), call = call)
+      as_tangents(M, P, np$v, paste0(arg, "$nonprivate$v"), call = call)
+    }
+  }
+  data
+}

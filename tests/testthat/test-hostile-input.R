@@ -762,3 +762,54 @@ test_that("hyperbolic_embedding() is linear in the number of nodes (group 6)", {
   expect_identical(eh$depth[eh$root], 0L)
   expect_true(all(eh$depth[!is.na(eh$parent)] == eh$depth[eh$parent[!is.na(eh$parent)]] + 1L))
 })
+
+test_that("missing arguments, tampered releases and plot data name the argument (group 8)", {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  r <- issue20_releases$sphere
+  hyp <- issue20_releases$hyperbolic
+  fm <- rel
+  fm_h <- dp_frechet_mean(hyperbolic(2), rbind(c(1, 0, 0), c(cosh(0.1), sinh(0.1), 0)), 1,
+                          center = c(1, 0, 0), radius = 0.5)
+  r_sigma <- r
+  r_sigma$sigma <- "a"
+  r_sens <- r
+  r_sens$sensitivity <- NA
+  r_n <- r
+  r_n$n <- -1
+  hyp_center <- hyp
+  hyp_center$bounds$center <- c(2, 0, 0)
+  fm_center <- fm_h
+  fm_center$bounds$center <- "a"
+  fm_radius <- fm
+  fm_radius$bounds$radius <- -1
+  far <- rbind(N, -N)
+  vars <- list(r = r, hyp = hyp, fm = fm, fm_h = fm_h, r_sigma = r_sigma, r_sens = r_sens, r_n = r_n,
+               hyp_center = hyp_center, fm_center = fm_center, fm_radius = fm_radius, far = far)
+  for (nm in names(vars)) assign(nm, vars[[nm]], envir = hostile_env)
+  rows <- list(
+    h(clip_to_ball(S2, Xs, N), "radius"),
+    h(clip_to_ball(S2, Xs, radius = 0.5), "center"),
+    h(rkng(S2, 1, Xs, 0.1, N), "radius"),
+    h(rkng(S2, 1, Xs, 0.1, radius = 0.5), "center"),
+    h(summary(r_sigma), "object$sigma"),
+    h(summary(r_sens), "object$sensitivity"),
+    h(summary(r_n), "object$n"),
+    h(mfd_dist_matrix(S2, matrix(1, 2, 5)), "X"),
+    h(mfd_dist_matrix(S2, far[rep(1:2, 1e4), ]), "X", "dpmanifold_too_large"),   # 3.2 GB
+    h(mfd_dist_matrix(S2, far[rep(1:2, 1e4), ], far[rep(1:2, 1e4), ]), "Y", "dpmanifold_too_large"),
+    h(plot(fm_h, data = "bad"), "data"),
+    h(plot(fm_h, data = matrix(1, 2, 7)), "data"),
+    h(plot(fm, data = list(1, 2)), "data"),
+    h(plot(P2_rel <- dp_frechet_mean(P2, Xp, 1, center = I2, radius = 1), data = "bad"), "data"),
+    h(plot(hyp, data = "bad"), "data"),
+    h(plot(hyp_center), "x$bounds$center"),
+    h(plot(fm_center), "x$bounds$center"),
+    h(plot(fm_radius), "x$bounds$radius"),
+    h(predict(hyp_center, 0.5), "object$bounds$center"))
+  for (row in rows) expect_hostile(row)
+  # no device, or a device with no plot yet: add = TRUE is refused
+  expect_hostile(h(plot_spd_ellipses(I2, add = TRUE), "add"))
+  plot(1)
+  expect_silent(plot_spd_ellipses(I2, add = TRUE))
+})
