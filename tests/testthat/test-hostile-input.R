@@ -813,3 +813,32 @@ test_that("missing arguments, tampered releases and plot data name the argument 
   plot(1)
   expect_silent(plot_spd_ellipses(I2, add = TRUE))
 })
+
+test_that("simulate_corpus_callosum() is fast, stops under a time limit and keeps its law (group 9)", {
+  # a time limit arrives as R's own error within a block of subjects; it was
+  # caught and reported as "`noise` is too large" before
+  t0 <- proc.time()[["elapsed"]]
+  res <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    simulate_corpus_callosum(1e6)
+  }, error = function(e) e, interrupt = function(e) e, finally = setTimeLimit(elapsed = Inf))
+  expect_true(inherits(res, "condition"))
+  expect_false(inherits(res, "dpmanifold_not_representable"))
+  expect_lt(proc.time()[["elapsed"]] - t0, 3)
+  # 0.5 ms a subject one at a time (9 minutes for 1e6), ~0.1 ms in blocks
+  expect_lt(system.time(cc <- simulate_corpus_callosum(5000, seed = 1))[["elapsed"]], 5)
+  expect_identical(dim(cc$shapes), c(50L, 2L, 5000L))
+  expect_true(all(is.finite(cc$shapes)))
+  # the same law and random stream as the subject-by-subject loop: values
+  # of that loop (commit 56b5140), across block boundaries
+  expect_equal(as.vector(simulate_corpus_callosum(50, seed = 1)$shapes[c(1, 25), , c(1, 50)]),
+               c(95.69609806, 29.1458499381, 65.8673997929, 61.6923067289, 99.2005729459,
+                 38.3155323641, 60.3918974538, 60.5148857546), tolerance = 1e-9)
+  expect_equal(as.vector(simulate_corpus_callosum(600, k = 13, seed = 2, age_effect = 0.2)$shapes[c(1, 7), , c(1, 300, 600)]),
+               c(100.6879628703, 29.077225829, 57.9756567563, 63.2100498698, 95.2572263641, 41.3755277617,
+                 62.6487374441, 57.084098862, 105.8615575568, 43.0374496991, 54.9660064943, 60.0475015441),
+               tolerance = 1e-9)
+  # sizes beyond the memory budget are refused before anything is drawn
+  expect_hostile(h(simulate_corpus_callosum(1e7), "n", "dpmanifold_too_large"))   # 7.5 GB
+  expect_hostile(h(simulate_corpus_callosum(5, noise = 1e308), "noise", NR))
+})
