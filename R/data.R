@@ -492,27 +492,3 @@ polar_wander_directions <- function() {
              z = sin(pw$latitude))
   X / sqrt(rowSums(X^2))
 }
-
-# set.seed(seed) under R's default generator kinds, for the rest of the
-# calling function only: on its exit (normal or by an error) the caller's
-# .Random.seed is put back, or removed if there was none, and so are the
-# generator kinds (RNGkind() keeps them outside .Random.seed when it is
-# absent).
-local_seed <- function(seed, frame = parent.frame()) {
-  genv <- globalenv()
-  old_seed <- get0(".Random.seed", envir = genv, inherits = FALSE)
-  old_kind <- RNGkind()
-  restore <- function() {
-    if (is.null(old_seed)) {
-      # RNGkind() re-seeds from the clock: set the kinds, then drop the seed
-      suppressWarnings(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
-      if (exists(".Random.seed", envir = genv, inherits = FALSE)) rm(".Random.seed", envir = genv)
-    } else {
-      assign(".Random.seed", old_seed, envir = genv)
-    }
-  }
-  do.call(on.exit, list(as.call(list(restore)), add = TRUE), envir = frame)
-  suppressWarnings(set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion",
-                            sample.kind = "Rejection"))
-  invisible(NULL)
-}
