@@ -1,10 +1,10 @@
-# The outlines of simulate_corpus_callosum(), many subjects at a time (and
-# its local seed, at the end): every
-# quantity that depends only on the centre-line parameter s is computed once,
-# the rest on m x n matrices (one column per subject). One subject at a time
-# in R took ~0.5 ms (9 minutes for n = 1e6); in blocks of subjects the cost
-# is a few microseconds per subject, and the block loop is where an
-# interrupt or a time limit lands.
+# The outlines of simulate_corpus_callosum(), many subjects at a time, and
+# its local seed (at the end). Every quantity that depends only on the
+# centre-line parameter s is computed once, the rest on m x n matrices (one
+# column per subject, 256 a block). One subject at a time in R took ~0.5 ms
+# (9 minutes for n = 1e6); in blocks ~0.1 ms (memory-bound: the outline has
+# 798 points), and the block loop is where an interrupt or a time limit
+# lands.
 
 # The parts of an outline that depend on s only (m points on the centre line).
 cc_outline_grid <- function(m = 400L) {
