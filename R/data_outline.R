@@ -53,7 +53,6 @@ cc_colmin <- function(A) -cc_colmax(-A)
 # simulate_corpus_callosum() for the model).
 cc_outlines <- function(g, age, age_effect, f) {
   m <- g$m
-  n <- length(age)
   decades <- pmax(age - 50, 0) / 10
   arch <- 1.4 * f[1L, ] * (1 + age_effect / 2 * decades)
   genu <- 16 * f[2L, ]
