@@ -79,10 +79,12 @@ mfd_dist <- function(M, p, q) {
 #' @export
 mfd_dist_matrix <- function(M, X, Y = X) {
   check_manifold(M)
+  # with Y left out the distances are among the points of X: blame X
+  ya <- if (missing(Y)) "X" else "Y"
   Xa <- as_points(M, X, "X")
-  Ya <- as_points(M, Y, "Y")
-  check_output_size(ncol(Xa), ncol(Ya), "Y")
-  check_representable(M, cpp_dist_matrix(M, Xa, Ya), "Y", "number")
+  Ya <- if (missing(Y)) Xa else as_points(M, Y, "Y")
+  check_alloc(ncol(Xa), ncol(Ya), ya)
+  check_representable(M, cpp_dist_matrix(M, Xa, Ya), ya, "number")
 }
 
 #' @rdname geometry
@@ -149,7 +151,11 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' `mfd_random_point()` samples a spread-out reference law: standard
 #' Gaussian on `euclidean()`, uniform on `sphere()` and on Kendall's shape
 #' space (preshape of an iid Gaussian configuration), and the matrix
-#' exponential of a standard Gaussian symmetric matrix on `spd()`.
+#' exponential of a standard Gaussian symmetric matrix on `spd()`, the
+#' exponential at the origin of a standard Gaussian tangent vector on
+#' `hyperbolic(d)`, scaled by `4 / sqrt(d)` when d > 16 (so that points stay
+#' at distance about 4 from the origin, which [hyperbolic()] accepts as
+#' input, instead of about `sqrt(d)`: `x0` near 1e13 at d = 1000).
 #' `mfd_random_tangent()` draws isotropic standard Gaussian tangent vectors at
 #' `p` (coordinates iid N(0, 1) in any orthonormal basis of the tangent
 #' space). `mfd_tangent_basis()` returns an orthonormal basis of the tangent
@@ -168,8 +174,21 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 mfd_random_point <- function(M, n = 1) {
   check_manifold(M)
   n <- check_count(n, "n")
-  check_output_size(n, M$ambient_dim, "n")
-  from_ambient(M, cpp_random_point(M, n), single = n == 1L)
+  check_alloc(n, M$ambient_dim, "n")
+  from_ambient(M, random_points(M, n), single = n == 1L)
+}
+
+# The reference law of mfd_random_point(): the core's, except on
+# hyperbolic(d) with d > 16, where the standard Gaussian tangent vector at
+# the origin (length ~ sqrt(d)) is scaled by 4 / sqrt(d). Unscaled, a point
+# lies near distance sqrt(d) from the origin, x0 ~ e^sqrt(d) / 2: beyond
+# the 1e12 that hyperbolic() accepts as input from d ~ 800, Inf from
+# d ~ 5e5. For d <= 16 the law (and set.seed() reproducibility) is unchanged.
+random_points <- function(M, n) {
+  if (!inherits(M, "hyperbolic") || M$size <= 16L) return(cpp_random_point(M, n))
+  o <- matrix(c(1, numeric(M$size)))
+  V <- cpp_random_tangent(M, o, n) * (4 / sqrt(M$size))
+  check_representable(M, cpp_binary_op(M, "exp", o, V), "n", "point")
 }
 
 #' @rdname mfd_random_point
@@ -177,7 +196,7 @@ mfd_random_point <- function(M, n = 1) {
 mfd_random_tangent <- function(M, p, n = 1) {
   check_manifold(M)
   n <- check_count(n, "n")
-  check_output_size(n, M$ambient_dim, "n")
+  check_alloc(n, M$ambient_dim, "n")
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L && ncol(P) != n) abort_arg("n", "must equal the number of points in `p` (or `p` must be one point)")
   from_ambient(M, cpp_random_tangent(M, P, n), single = n == 1L)
@@ -189,7 +208,7 @@ mfd_tangent_basis <- function(M, p) {
   check_manifold(M)
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L) abort_arg("p", "must be a single point")
-  check_output_size(M$dim, M$ambient_dim, "M")
+  check_alloc(M$dim, M$ambient_dim, "M")
   from_ambient(M, cpp_tangent_basis(M, P[, 1]), single = FALSE)
 }
 

@@ -16,7 +16,8 @@
 #'   origin \eqn{(1, 0, \dots, 0)} maps to 0 and a point at distance t from
 #'   it to a point of Euclidean norm \eqn{\tanh(t/2)}.
 #' * Upper half-plane (d = 2 only): \eqn{(u, v) = (x_1, 1)/(x_0 - x_2)},
-#'   \eqn{v > 0}, computed as \eqn{(x_1, 1)(x_0 + x_2)/(1 + x_1^2)};
+#'   \eqn{v > 0}, computed as \eqn{(x_1, 1)(x_0 + x_2)/(1 + x_1^2)} when
+#'   \eqn{x_2 > 0} (no cancellation on either side);
 #'   back, \eqn{x = ((u^2 + v^2 + 1)/(2v), u/v, (u^2 + v^2 - 1)/(2v))}. The
 #'   origin maps to \eqn{(0, 1)}, i.e. \eqn{i}.
 #'
@@ -72,7 +73,11 @@ poincare_to_hyperbolic <- function(b) {
 hyperbolic_to_halfplane <- function(x) {
   X <- hyperbolic_points(x, "x")
   if (nrow(X) != 3L) abort_arg("x", "must be points of hyperbolic(2) (length 3): the upper half-plane is 2-dimensional")
-  s <- (X[1, ] + X[3, ]) / (1 + X[2, ]^2)
+  # s = 1 / (x0 - x2) = (x0 + x2) / (1 + x1^2): each form where its sum
+  # does not cancel (x0 - x2 with x2 <= 0, x0 + x2 with x2 > 0); one form
+  # alone loses every digit at distance 20 on the other side
+  x2 <- X[3, ]
+  s <- ifelse(x2 <= 0, 1 / (X[1, ] - x2), (X[1, ] + x2) / (1 + X[2, ]^2))
   rows_out(rbind(X[2, ] * s, s), attr(X, "single"))
 }
 
@@ -80,6 +85,8 @@ hyperbolic_to_halfplane <- function(x) {
 #' @export
 halfplane_to_hyperbolic <- function(z) {
   if (is.complex(z)) {
+    if (!is.null(dim(z))) abort_arg("z", "must be a complex vector u + v i (one point per element), not a complex matrix or array")
+    if (!length(z)) abort_arg("z", "must hold at least one point")
     if (any(!is.finite(z))) abort_arg("z", "contains NA, NaN or Inf values")
     Z <- cbind(Re(z), Im(z))
     attr(Z, "single") <- length(z) == 1L && is.null(dim(z))

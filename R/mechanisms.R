@@ -164,7 +164,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
                              mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
   n <- check_count(n, "n")
-  check_output_size(n, M$ambient_dim, "n")
+  check_alloc(n, M$ambient_dim, "n")
   method <- check_choice(method)
   check_mcmc(mcmc)
   m <- as_points(M, mean, "mean")[, 1]
@@ -178,7 +178,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
   } else {
     b <- list(center = m, radius = Inf)
   }
-  if (is.infinite(b$radius)) refuse_improper(M, sigma, "Riemannian Laplace", call)
+  if (is.infinite(b$radius)) refuse_improper(M, sigma, "Riemannian Laplace", call, from = b$center)
   if (method == "exact") {
     inside <- is.infinite(b$radius) || cpp_dist(M, matrix(b$center), matrix(m)) <= b$radius * (1 + 1e-12)
     draws <- laplace_exact_draws(M, m, sigma, b$center, b$radius, n, inside, call)
@@ -193,8 +193,10 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 #' @export
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_manifold(M)
+  check_given(missing(center), "center", "the public centre of the ball the KNG law lives on")
+  check_given(missing(radius), "radius", "the public radius of the ball the KNG law lives on")
   n <- check_count(n, "n")
-  check_output_size(n, M$ambient_dim, "n")
+  check_alloc(n, M$ambient_dim, "n")
   method <- check_choice(method)
   check_mcmc(mcmc)
   Xa <- as_data_points(M, X, "X")
@@ -233,7 +235,7 @@ rwrapped <- function(M, n, mean, sigma, footpoint, kind, call = sys.call(-1)) {
                            hadamard_constructors(), manifold_label(M)), call)
   }
   n <- check_count(n, "n")
-  check_output_size(n, M$ambient_dim, "n")
+  check_alloc(n, M$ambient_dim, "n")
   m <- as_points(M, mean, "mean")[, 1]
   f <- as_points(M, footpoint, "footpoint")[, 1]
   check_positive_number(sigma, "sigma")

@@ -36,15 +36,15 @@ NULL
 #' @param view Centre of the view as `c(latitude, longitude)` in degrees
 #'   (latitude of the point \eqn{(x, y, z)} is \eqn{asin(z)}). By default the
 #'   normalised mean of `X` (or the north pole), so the data face the viewer.
-#' @param graticule Spacing of parallels and meridians in degrees (0 for
-#'   none).
+#' @param graticule Spacing of parallels and meridians in degrees, from 1
+#'   to 90 (0 for none).
 #' @param back How to draw what lies on the far hemisphere: `"faint"`
 #'   (lighter colour, dotted lines) or `"hide"`.
 #' @param main Plot title.
 #' @param p,q,v A geodesic: start point `p` with velocity `v`, or end points
 #'   `p` and `q` (vectors of length 3).
 #' @param t_range Range of the geodesic parameter when `v` is given.
-#' @param n Number of points the geodesic is sampled at.
+#' @param n Number of points the geodesic is sampled at (2 to 1e5).
 #' @return `plot_sphere()` and `points_sphere()` invisibly return the
 #'   projected plot coordinates (an n x 2 matrix, with a logical attribute
 #'   `front`); `lines_sphere()` returns the sampled geodesic (an n x 3
@@ -71,8 +71,8 @@ plot_sphere <- function(X = NULL, ..., view = NULL, graticule = 30, back = c("fa
   }
   ok <- is.numeric(view) && length(view) == 2L && all(is.finite(view))
   if (!ok) abort_arg("view", "must be c(latitude, longitude) in degrees")
-  if (!is.numeric(graticule) || length(graticule) != 1L || !is.finite(graticule) || graticule < 0) {
-    abort_arg("graticule", "must be a single number >= 0 (degrees)")
+  if (!is_scalar_number(graticule) || !(graticule == 0 || (graticule >= 1 && graticule <= 90))) {
+    abort_arg("graticule", "must be 0 (no graticule) or a spacing between 1 and 90 degrees")  # 1: 540 lines
   }
   basis <- sphere_view_basis(view)
   .dpm_plot$sphere <- list(basis = basis, back = back)
@@ -124,7 +124,7 @@ points_sphere <- function(X, ...) {
 lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100) {
   S2 <- sphere(2)
   if (is.null(v) == is.null(q)) abort_arg("v", "give exactly one of `v` (a velocity at `p`) or `q` (an end point)")
-  n <- check_count(n, "n", min = 2L)
+  n <- check_count(n, "n", min = 2L, max = 1e5)   # points along one drawn curve
   if (is.null(v)) {
     v <- mfd_log(S2, p, q)
     t_range <- c(0, 1)
@@ -261,7 +261,7 @@ recycle_args <- function(args, keep) {
 plot_spd_ellipses <- function(S, centers = NULL, ..., scale = NULL, which = 1:2, add = FALSE, labels = NULL,
                               axes = TRUE, xlab = "", ylab = "", main = NULL) {
   check_flag(add, "add")
-  if (add && grDevices::dev.cur() == 1L) {
+  if (add && !plot_is_open()) {
     abort_arg("add", "is TRUE but no plot is open; draw the first set with add = FALSE")
   }
   if (!is.numeric(S) || !(length(dim(S)) %in% 2:3) || dim(S)[1] != dim(S)[2] || any(!is.finite(S))) {
@@ -539,7 +539,7 @@ shape_groups <- function(X) {
 #' plot(rel3, data = list(x = x, y = y))
 #' @export
 plot.dp_release <- function(x, data = NULL, ..., legend = TRUE) {
-  check_release(x)
+  data <- check_release_plot(x, data)
   check_flag(legend, "legend")
   if (identical(x$statistic, "frechet_mean")) {
     plot_release_mean(x$manifold, x, data, legend = legend, ...)

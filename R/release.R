@@ -173,6 +173,7 @@ print_release_estimate <- function(x) {
 #' @export
 summary.dp_release <- function(object, ...) {
   check_release(object, "object")
+  check_release_numbers(object, "object")
   b <- object$bounds
   rows <- c(
     statistic = object$statistic, manifold = manifold_label(object$manifold),

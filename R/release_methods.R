@@ -8,13 +8,15 @@
 predict.dp_release <- function(object, newdata, ...) {
   check_release(object, "object")
   if (!identical(object$statistic, "geodesic_regression")) abort_arg("object", "is not a regression release")
-  if (!is.numeric(newdata) || any(!is.finite(newdata))) abort_arg("newdata", "must be finite numeric covariate values")
+  if (missing(newdata)) {
+    abort_arg("newdata", "is missing: a private release has no fitted values (they would need the private covariates); give the covariate values at which to evaluate it")
+  }
   M <- object$manifold
-  est <- object$estimate
-  P <- to_ambient(M, est$p, "p")
-  V <- to_ambient(M, est$v, "v")
-  s <- as.numeric(newdata) - est$x0
-  out <- cpp_binary_op(M, "exp", P, sweep(matrix(V[, 1], nrow(V), length(s)), 2, s, `*`))
+  g <- release_regression_geodesic(object, "object")
+  s <- release_newdata(M, newdata)
+  # no covariate values, no predictions (as lm's predict): an empty result
+  # in the layout of M
+  out <- release_geodesic_at(M, g, s)
   from_ambient(M, out, single = length(s) == 1L)
 }
 

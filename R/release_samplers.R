@@ -84,7 +84,7 @@ laplace_exact_draws <- function(M, mean, sigma, center, radius, n, mean_in_ball,
   if (!identical(res$status, "ok")) {
     sampler_status_error(res, M, sigma, radius, "Riemannian Laplace", call, mean_outside = !isTRUE(mean_in_ball))
   }
-  res$draws
+  check_representable(M, res$draws, "sigma", "point", call)
 }
 
 kng_exact_draws <- function(M, Xa, sigma, center, radius, n, call = sys.call(-1)) {
@@ -102,9 +102,51 @@ clip_point_to_ball <- function(M, y, center, radius) {
   cpp_binary_op(M, "exp", matrix(center), v * (radius / d))[, 1]
 }
 
-refuse_improper <- function(M, sigma, what, call) {
+refuse_improper <- function(M, sigma, what, call, from = NULL, spread = 0) {
   smax <- max_untruncated_sigma(M)
   if (!(sigma < smax)) sampler_status_error(list(status = "improper"), M, sigma, Inf, what, call)
+  if (!is.null(from) && !untruncated_tail_ok(M, sigma, from, spread)) {
+    abort_sampler(sprintf(paste("`sigma` = %.4g is so close to max_untruncated_sigma() = %.4g on %s that the untruncated",
+                                "%s law reaches beyond double precision (distance %.4g from the origin) with probability",
+                                "above %g; use a smaller sigma or the truncated law"),
+                          sigma, smax, manifold_label(M), what, representable_distance(M), exact_failure_probability()),
+                  call)
+  }
+}
+
+# Distance from the origin (the point (1, 0, ..., 0) of hyperbolic(d), the
+# identity of spd(k)) beyond which points leave double precision: x0 above
+# the core's 1e100 on the hyperboloid, eigenvalues beyond e^(+-690) on SPD
+# (affine-invariant). Inf where the untruncated law never grows.
+representable_distance <- function(M) {
+  switch(M$type, hyperbolic = acosh(1e100), spd_affine_invariant = 690, Inf)
+}
+
+manifold_origin <- function(M) {
+  switch(M$type, hyperbolic = c(1, numeric(M$size)), spd_affine_invariant = as.vector(diag(M$size)), NULL)
+}
+
+# Public check (sigma, the manifold and a public point `from` within
+# `spread` of the law's mean): the untruncated Riemannian Laplace law puts
+# mass at most exact_failure_probability() beyond double precision. With
+# C = 1 / max_untruncated_sigma() the volume density in normal coordinates
+# satisfies 1 <= J(v) <= exp(C |v|) (hyperbolic: (sinh t / t)^(d-1);
+# SPD: prod sinh(a_ij) / a_ij), so with a = 1/sigma - C > 0
+#   P(dist > t) <= (sigma a)^-d P(Gamma(d, rate a) > t).
+# Near the limit (a -> 0) the draws run off to distances of order d / a
+# (NaN rows at sigma = 0.2499 on hyperbolic(5), issue 20 group 4).
+untruncated_tail_ok <- function(M, sigma, from, spread = 0) {
+  tmax <- representable_distance(M)
+  if (!is.finite(tmax)) return(TRUE)
+  smax <- max_untruncated_sigma(M)
+  if (!is.finite(smax)) return(TRUE)
+  o <- manifold_origin(M)
+  t <- tmax - cpp_dist(M, matrix(o), matrix(as.numeric(from))) - spread
+  if (!(t > 0)) return(FALSE)
+  a <- 1 / sigma - 1 / smax
+  d <- M$dim
+  log_bound <- -d * log(sigma * a) + stats::pgamma(t, shape = d, rate = a, lower.tail = FALSE, log.p = TRUE)
+  log_bound <= log(exact_failure_probability())
 }
 
 # One draw of the Riemannian Laplace mechanism (internal; the release layer
@@ -124,7 +166,7 @@ release_laplace <- function(M, mean, sigma, center, radius, truncated = TRUE,
   call <- sys.call(-1)
   mean <- as.numeric(mean)
   center <- as.numeric(center)
-  if (!isTRUE(truncated)) refuse_improper(M, sigma, "Riemannian Laplace", call)
+  if (!isTRUE(truncated)) refuse_improper(M, sigma, "Riemannian Laplace", call, from = center, spread = radius)
   R <- if (isTRUE(truncated)) radius else Inf
   y <- if (sampler == "exact") {
     laplace_exact_draws(M, mean, sigma, if (isTRUE(truncated)) center else mean, R, 1L, TRUE, call)[, 1]
@@ -161,6 +203,7 @@ exact_sampler_available <- function(M, sigma, center, radius, mechanism = c("lap
   mechanism <- check_choice(mechanism)
   if (mechanism == "laplace" && !isTRUE(truncated)) {
     if (!(sigma < max_untruncated_sigma(M))) return(FALSE)
+    if (!untruncated_tail_ok(M, sigma, center, radius)) return(FALSE)
     radius <- Inf
   }
   cpp_exact_sampler_ok(M, sigma, as.numeric(center), radius, mechanism)

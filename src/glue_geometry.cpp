@@ -12,6 +12,21 @@
 
 #include <vector>
 
+namespace {
+// The number of results of an operation on the (recycled) columns of A and
+// B: 0 when either holds no column (an empty input gives an empty result;
+// recycling "one" column of an empty matrix would read past its end).
+inline int recycled_count_or_empty(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) {
+  if (A.cols() == 0 || B.cols() == 0) return 0;
+  return recycled_count(A, B);
+}
+inline int recycled_count_or_empty(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, const Eigen::MatrixXd& C) {
+  if (A.cols() == 0 || B.cols() == 0 || C.cols() == 0) return 0;
+  recycled_count(B, C);
+  return std::max(recycled_count(A, B), recycled_count(A, C));
+}
+}  // namespace
+
 std::unique_ptr<dpm::Manifold> manifold_from_r(const Rcpp::List& M) {
   std::string type = Rcpp::as<std::string>(M["type"]);
   int size = Rcpp::as<int>(M["size"]);
@@ -144,7 +159,7 @@ Rcpp::CharacterVector cpp_check_results(Rcpp::List M, MatrixXd P) {
 // [[Rcpp::export]]
 Rcpp::CharacterVector cpp_check_tangents(Rcpp::List M, MatrixXd P, MatrixXd V, double tol) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    return reasons(recycled_count(P, V), m.point_cost(), [&](int j) {
+    return reasons(recycled_count_or_empty(P, V), m.point_cost(), [&](int j) {
       return m.check_tangent(col_recycled(P, j), col_recycled(V, j), tol);
     });
   });
@@ -198,7 +213,7 @@ TernaryOp ternary_op(const std::string& op) {
 MatrixXd cpp_binary_op(Rcpp::List M, std::string op, MatrixXd A, MatrixXd B) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
     const BinaryOp which = binary_op(op);
-    int n = recycled_count(A, B);
+    int n = recycled_count_or_empty(A, B);
     MatrixXd out(m.ambient_dim(), n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
@@ -216,7 +231,7 @@ MatrixXd cpp_binary_op(Rcpp::List M, std::string op, MatrixXd A, MatrixXd B) {
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_dist(Rcpp::List M, MatrixXd P, MatrixXd Q) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    int n = recycled_count(P, Q);
+    int n = recycled_count_or_empty(P, Q);
     Rcpp::NumericVector out(n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
@@ -245,8 +260,7 @@ Rcpp::NumericMatrix cpp_dist_matrix(Rcpp::List M, MatrixXd P, Rcpp::NumericVecto
 // [[Rcpp::export]]
 Rcpp::NumericVector cpp_inner(Rcpp::List M, MatrixXd P, MatrixXd U, MatrixXd V) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    int n = std::max(recycled_count(P, U), recycled_count(P, V));
-    recycled_count(U, V);
+    int n = recycled_count_or_empty(P, U, V);
     Rcpp::NumericVector out(n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
@@ -262,8 +276,7 @@ Rcpp::NumericVector cpp_inner(Rcpp::List M, MatrixXd P, MatrixXd U, MatrixXd V) 
 MatrixXd cpp_ternary_op(Rcpp::List M, std::string op, MatrixXd A, MatrixXd B, MatrixXd C) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
     const TernaryOp which = ternary_op(op);
-    int n = std::max(recycled_count(A, B), recycled_count(A, C));
-    recycled_count(B, C);
+    int n = recycled_count_or_empty(A, B, C);
     MatrixXd out(m.ambient_dim(), n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(3.0 * m.point_cost());
@@ -291,7 +304,7 @@ MatrixXd cpp_tangent_basis(Rcpp::List M, VectorXd p) {
 // [[Rcpp::export]]
 MatrixXd cpp_tangent_coords(Rcpp::List M, MatrixXd P, MatrixXd V) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
-    int n = recycled_count(P, V);
+    int n = recycled_count_or_empty(P, V);
     MatrixXd out(m.dim(), n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
@@ -316,6 +329,7 @@ MatrixXd cpp_random_point(Rcpp::List M, int n) {
 // [[Rcpp::export]]
 MatrixXd cpp_random_tangent(Rcpp::List M, MatrixXd P, int n) {
   return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
+    if (P.cols() == 0 && n > 0) throw std::invalid_argument("no point at which to draw tangent vectors");
     MatrixXd out(m.ambient_dim(), n);
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());

@@ -594,3 +594,251 @@ test_that("a long distance matrix stops under setTimeLimit", {
   expect_true(inherits(res, "condition"))
   expect_lt(elapsed, 4)
 })
+
+# --- issue 20: hostile groups 1-9 ------------------------------------------------
+
+# A small regression release on each of four manifolds (public bounds).
+issue20_releases <- local({
+  set.seed(20)
+  xs <- seq(0, 1, length.out = 12)
+  mk <- function(M, center, radius, Y) {
+    dp_geodesic_regression(M, xs, Y, epsilon = 2, tau = 0.3, center = center, radius = radius, x_range = c(0, 1))
+  }
+  H2 <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  list(sphere = mk(S2, N, 0.7, mfd_exp(S2, N, outer(xs, c(0.3, 0, 0)))),
+       euclidean = mk(euclidean(2), c(0, 0), 1, cbind(xs, 0.5 * xs)),
+       spd = mk(P2, I2, 1, mfd_exp(P2, I2, array(outer(as.vector(diag(c(0.3, 0))), xs), c(2, 2, 12)))),
+       hyperbolic = mk(H2, o, 1, mfd_exp(H2, o, outer(xs, c(0, 0.4, 0)))))
+})
+
+test_that("predict() of a release on no covariate values is an empty result, not a crash (group 1)", {
+  for (nm in names(issue20_releases)) {
+    r <- issue20_releases[[nm]]
+    M <- r$manifold
+    out <- predict(r, numeric(0))
+    expected_dim <- if (is.null(M$point_dim)) c(0L, M$ambient_dim) else c(M$point_dim, 0L)
+    expect_identical(dim(out), as.integer(expected_dim), label = nm)
+    one <- predict(r, 0.3)
+    expect_true(all(is.finite(one)), label = nm)
+    expect_true(all(mfd_belongs(M, one, 1e-8)), label = nm)
+  }
+  # the C++ operations on an empty set of points return nothing (they read
+  # column 0 of an empty matrix before)
+  expect_identical(dim(dpmanifold:::cpp_binary_op(S2, "exp", matrix(N), matrix(0, 3, 0))), c(3L, 0L))
+  expect_identical(dim(dpmanifold:::cpp_ternary_op(S2, "transport", matrix(N), matrix(0, 3, 0), matrix(E1))),
+                   c(3L, 0L))
+  expect_length(dpmanifold:::cpp_dist(S2, matrix(0, 3, 0), matrix(N)), 0L)
+})
+
+test_that("predict() of a release checks its estimate and the size of newdata (group 2)", {
+  r <- issue20_releases$sphere
+  tamper <- function(field, value) {
+    r2 <- r
+    r2$estimate[[field]] <- value
+    r2
+  }
+  rows <- list(
+    h(predict(r_x0, 0.5), "object$estimate$x0"),
+    h(predict(r_p, 0.5), "object$estimate$p"),
+    h(predict(r_v, 0.5), "object$estimate$v"),
+    h(predict(r_swap, 0.5), "object$estimate$p"),
+    h(predict(r_far, 0.5), "object$estimate$p"),
+    h(predict(r, seq_len(1e9)), "newdata"),
+    h(predict(r, c(0.5, NA)), "newdata"),
+    h(predict(r), "newdata"),
+    h(predict(issue20_releases$spd, 1e6), "newdata", NR),
+    h(predict(issue20_releases$hyperbolic, 1e6), "newdata", NR),
+    h(predict(issue20_releases$euclidean, 1e308), "newdata", NR))
+  r_swap <- r
+  r_swap$manifold <- hyperbolic(2)
+  r_far <- tamper("p", E1)          # on the sphere, but outside the public domain
+  r_far$estimate$v <- c(0, 0, 0)
+  vars <- list(r = r, r_x0 = tamper("x0", NA_real_), r_p = tamper("p", c(0, 0, 2)), r_v = tamper("v", c(0, 0, 1)),
+               r_far = r_far, r_swap = r_swap)
+  for (nm in names(vars)) assign(nm, vars[[nm]], envir = hostile_env)
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)   # seq_len(1e9) is refused before anything is allocated
+})
+
+test_that("sizes are checked before anything is allocated (group 3)", {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  plot_sphere(N)
+  big <- "dpmanifold_too_large"
+  rows <- list(
+    h(rwrapped_gaussian(euclidean(2), 1e9, c(0, 0), 1), "n", big),
+    h(rwrapped_laplace(euclidean(2), 2e8, c(0, 0), 1), "n", big),
+    h(mfd_random_point(euclidean(2), 5e8), "n", big),
+    h(mfd_random_tangent(S2, N, 5e8), "n", big),
+    h(rriemann_laplace(S2, 5e8, N, 0.1, radius = 0.5), "n", big),
+    h(mfd_tangent_basis(hyperbolic(20000), c(1, numeric(20000))), "M", big),
+    h(lines_sphere(N, v = E1, n = 1e9), "n"),
+    h(plot_sphere(N, graticule = 1e-4), "graticule"),
+    h(plot_sphere(N, graticule = 0.5), "graticule"),
+    h(plot_sphere(N, graticule = 200), "graticule"),
+    h(plot_sphere(N, graticule = NA), "graticule"))
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # the budget is an option: a small one refuses small results too
+  withr_budget <- options(dpmanifold.max_bytes = 1000)
+  on.exit(options(withr_budget), add = TRUE)
+  expect_error(mfd_random_point(S2, 100), "`n`.*memory budget", class = "dpmanifold_too_large")
+  options(withr_budget)
+  expect_equal(dim(mfd_random_point(S2, 100)), c(100L, 3L))
+  # the coarsest and finest graticules draw in well under a second
+  expect_lt(system.time(plot_sphere(N, graticule = 1))[["elapsed"]], 2)
+  expect_silent(plot_sphere(N, graticule = 90))
+})
+
+test_that("random hyperbolic points are points the package accepts; near-improper Laplace laws are refused (group 4)", {
+  set.seed(4)
+  for (d in c(2, 16, 17, 1000, 6e5)) {
+    H <- hyperbolic(d)
+    X <- mfd_random_point(H, 2)
+    expect_true(all(is.finite(X)), label = paste("d =", d))
+    expect_true(all(X[, 1] < 1e12), label = paste("d =", d))
+    expect_true(all(mfd_belongs(H, X)), label = paste("d =", d))
+    dd <- mfd_dist(H, X[1, ], X[2, ])
+    expect_true(is.finite(dd) && dd > 0, label = paste("d =", d))
+  }
+  # the law is unchanged for d <= 16 (set.seed() reproducibility)
+  set.seed(1); a <- mfd_random_point(hyperbolic(3), 4)
+  set.seed(1); b <- t(dpmanifold:::cpp_random_point(hyperbolic(3), 4L))
+  expect_identical(a, b)
+  H5 <- hyperbolic(5)
+  o5 <- c(1, numeric(5))
+  rows <- list(h(rriemann_laplace(H5, 2, o5, sigma = 0.2499), "sigma"),
+               h(rriemann_laplace(spd(2), 5, I2, sigma = 1.414), "sigma"),
+               h(rriemann_laplace(spd(3), 5, diag(3), sigma = 0.707), "sigma"))
+  assign("H5", H5, envir = hostile_env)
+  assign("o5", o5, envir = hostile_env)
+  t0 <- proc.time()[["elapsed"]]
+  for (row in rows) expect_hostile(row)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # farther from the limit the law is sampled, with finite draws only
+  y <- rriemann_laplace(H5, 200, o5, sigma = 0.2)
+  expect_false(anyNA(y))
+  expect_true(all(mfd_belongs(H5, y)))
+  expect_false(dpmanifold:::untruncated_tail_ok(H5, 0.2499, o5))
+  expect_true(dpmanifold:::untruncated_tail_ok(H5, 0.2, o5))
+})
+
+test_that("half-plane coordinates are accurate on both sides; bad half-plane input is refused (group 5)", {
+  for (t in c(1, 5, 20, 28)) {
+    below <- c(cosh(t), 0, -sinh(t))       # x2 < 0: v = e^-t (x0 + x2 cancelled)
+    above <- c(cosh(t), 0, sinh(t))        # x2 > 0: v = e^t (x0 - x2 would cancel)
+    expect_equal(hyperbolic_to_halfplane(below), c(0, exp(-t)), tolerance = 1e-13, label = paste("t =", t))
+    expect_equal(hyperbolic_to_halfplane(above), c(0, exp(t)), tolerance = 1e-13, label = paste("t =", t))
+    side <- c(cosh(t), sinh(t) * cos(2), sinh(t) * sin(2))
+    z <- hyperbolic_to_halfplane(side)
+    expect_equal(mfd_dist(hyperbolic(2), halfplane_to_hyperbolic(z), c(1, 0, 0)), t, tolerance = 1e-10)
+    expect_true(all(is.finite(z)) && z[2] > 0)
+  }
+  rows <- list(h(halfplane_to_hyperbolic(complex(0)), "z"),
+               h(halfplane_to_hyperbolic(matrix(c(1i, 2i), 1)), "z"),
+               h(halfplane_to_hyperbolic(complex(real = 0, imaginary = -1)), "z"),
+               h(halfplane_to_hyperbolic(numeric(0)), "z"))
+  for (row in rows) expect_hostile(row)
+  expect_error(halfplane_to_hyperbolic(matrix(c(1i, 2i), 1)), "complex vector", class = "dpmanifold_error")
+  expect_equal(nrow(halfplane_to_hyperbolic(c(1i, 2i))), 2L)
+})
+
+test_that("hyperbolic_embedding() is linear in the number of nodes (group 6)", {
+  star <- c(NA, rep(1, 4e4 - 1))
+  elapsed <- system.time(e <- hyperbolic_embedding(star))[["elapsed"]]
+  expect_lt(elapsed, 3)                # 41 s with a copying queue
+  expect_identical(dim(e$points), c(4e4L, 3L))
+  expect_identical(e$depth, c(0L, rep(1L, 4e4 - 1)))
+  expect_equal(mfd_dist(hyperbolic(2), e$points[2:5, ], e$points[1, ]), rep(1, 4), tolerance = 1e-10)
+  # a deep path and a binary tree are placed breadth first as before
+  path <- c(NA, seq_len(199))
+  ep <- hyperbolic_embedding(path, tau = 0.02)
+  expect_identical(ep$depth, 0:199)
+  hc <- stats::hclust(stats::as.dist(eurodist))
+  eh <- hyperbolic_embedding(hc)
+  expect_identical(eh$depth[eh$root], 0L)
+  expect_true(all(eh$depth[!is.na(eh$parent)] == eh$depth[eh$parent[!is.na(eh$parent)]] + 1L))
+})
+
+test_that("missing arguments, tampered releases and plot data name the argument (group 8)", {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  r <- issue20_releases$sphere
+  hyp <- issue20_releases$hyperbolic
+  fm <- rel
+  fm_h <- dp_frechet_mean(hyperbolic(2), rbind(c(1, 0, 0), c(cosh(0.1), sinh(0.1), 0)), 1,
+                          center = c(1, 0, 0), radius = 0.5)
+  r_sigma <- r
+  r_sigma$sigma <- "a"
+  r_sens <- r
+  r_sens$sensitivity <- NA
+  r_n <- r
+  r_n$n <- -1
+  hyp_center <- hyp
+  hyp_center$bounds$center <- c(2, 0, 0)
+  fm_center <- fm_h
+  fm_center$bounds$center <- "a"
+  fm_radius <- fm
+  fm_radius$bounds$radius <- -1
+  far <- rbind(N, -N)
+  vars <- list(r = r, hyp = hyp, fm = fm, fm_h = fm_h, r_sigma = r_sigma, r_sens = r_sens, r_n = r_n,
+               hyp_center = hyp_center, fm_center = fm_center, fm_radius = fm_radius, far = far)
+  for (nm in names(vars)) assign(nm, vars[[nm]], envir = hostile_env)
+  rows <- list(
+    h(clip_to_ball(S2, Xs, N), "radius"),
+    h(clip_to_ball(S2, Xs, radius = 0.5), "center"),
+    h(rkng(S2, 1, Xs, 0.1, N), "radius"),
+    h(rkng(S2, 1, Xs, 0.1, radius = 0.5), "center"),
+    h(summary(r_sigma), "object$sigma"),
+    h(summary(r_sens), "object$sensitivity"),
+    h(summary(r_n), "object$n"),
+    h(mfd_dist_matrix(S2, matrix(1, 2, 5)), "X"),
+    h(mfd_dist_matrix(S2, far[rep(1:2, 1e4), ]), "X", "dpmanifold_too_large"),   # 3.2 GB
+    h(mfd_dist_matrix(S2, far[rep(1:2, 1e4), ], far[rep(1:2, 1e4), ]), "Y", "dpmanifold_too_large"),
+    h(plot(fm_h, data = "bad"), "data"),
+    h(plot(fm_h, data = matrix(1, 2, 7)), "data"),
+    h(plot(fm, data = list(1, 2)), "data"),
+    h(plot(P2_rel <- dp_frechet_mean(P2, Xp, 1, center = I2, radius = 1), data = "bad"), "data"),
+    h(plot(hyp, data = "bad"), "data"),
+    h(plot(hyp_center), "x$bounds$center"),
+    h(plot(fm_center), "x$bounds$center"),
+    h(plot(fm_radius), "x$bounds$radius"),
+    h(predict(hyp_center, 0.5), "object$bounds$center"))
+  for (row in rows) expect_hostile(row)
+  # no device, or a device with no plot yet: add = TRUE is refused
+  expect_hostile(h(plot_spd_ellipses(I2, add = TRUE), "add"))
+  plot(1)
+  expect_silent(plot_spd_ellipses(I2, add = TRUE))
+})
+
+test_that("simulate_corpus_callosum() is fast, stops under a time limit and keeps its law (group 9)", {
+  # a time limit arrives as R's own error within a block of subjects; it was
+  # caught and reported as "`noise` is too large" before
+  t0 <- proc.time()[["elapsed"]]
+  res <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    simulate_corpus_callosum(1e6)
+  }, error = function(e) e, interrupt = function(e) e, finally = setTimeLimit(elapsed = Inf))
+  expect_true(inherits(res, "condition"))
+  expect_false(inherits(res, "dpmanifold_not_representable"))
+  expect_lt(proc.time()[["elapsed"]] - t0, 3)
+  # 0.5 ms a subject one at a time (9 minutes for 1e6), ~0.1 ms in blocks
+  expect_lt(system.time(cc <- simulate_corpus_callosum(5000, seed = 1))[["elapsed"]], 5)
+  expect_identical(dim(cc$shapes), c(50L, 2L, 5000L))
+  expect_true(all(is.finite(cc$shapes)))
+  # the same law and random stream as the subject-by-subject loop: values
+  # of that loop (commit 56b5140), across block boundaries
+  expect_equal(as.vector(simulate_corpus_callosum(50, seed = 1)$shapes[c(1, 25), , c(1, 50)]),
+               c(95.69609806, 29.1458499381, 65.8673997929, 61.6923067289, 99.2005729459,
+                 38.3155323641, 60.3918974538, 60.5148857546), tolerance = 1e-9)
+  expect_equal(as.vector(simulate_corpus_callosum(600, k = 13, seed = 2, age_effect = 0.2)$shapes[c(1, 7), , c(1, 300, 600)]),
+               c(100.6879628703, 29.077225829, 57.9756567563, 63.2100498698, 95.2572263641, 41.3755277617,
+                 62.6487374441, 57.084098862, 105.8615575568, 43.0374496991, 54.9660064943, 60.0475015441),
+               tolerance = 1e-9)
+  # sizes beyond the memory budget are refused before anything is drawn
+  expect_hostile(h(simulate_corpus_callosum(1e7), "n", "dpmanifold_too_large"))   # 7.5 GB
+  expect_hostile(h(simulate_corpus_callosum(5, noise = 1e308), "noise", NR))
+})
