@@ -19,6 +19,12 @@
 #' combined in a fixed order, so every result, and every release reproduced
 #' with [set.seed()], is the same whatever the number of threads.
 #'
+#' @section Memory:
+#' A result larger than `getOption("dpmanifold.max_bytes", 2^31)` bytes
+#' (random points, tangent vectors, bases, distance matrices, predictions,
+#' simulated data) is refused before it is allocated, with an error of
+#' class `dpmanifold_too_large` naming the argument that asked for it.
+#'
 #' Papers implemented: Reimherr, Bharath and Soto (2021), *Differential
 #' privacy over Riemannian manifolds*; Soto, Bharath, Reimherr and
 #' Slavkovic (2022), *Shape and structure preserving differential privacy*;

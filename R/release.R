@@ -141,6 +141,7 @@ format_named <- function(x) {
 #' @export
 print.dp_release <- function(x, ...) {
   check_release(x, "x")
+  check_release_numbers(x, "x")
   cat(sprintf("<dp_release> %s of %d points on %s\n", gsub("_", " ", x$statistic), as.integer(x$n),
               manifold_label(x$manifold)))
   cat(sprintf("  mechanism: %s\n", if (length(x$stages) == 1L) stage_label(x$stages[[1]]) else mechanism_label(x$mechanism)))

@@ -183,9 +183,13 @@ check_release <- function(x, arg = "x", call = sys.call(-1)) {
   if (!(is.list(p) && is.character(p$type) && length(p$type) == 1L && !is.na(p$type))) bad("invalid `privacy`")
   for (f in c("sensitivity", "sigma")) {
     v <- x[[f]]
-    if (!is.null(v) && !(is.numeric(v) && length(v) && !anyNA(v) && all(v >= 0))) bad(sprintf("invalid `%s`", f))
+    if (!is.null(v) && !(is.numeric(v) && length(v) && !anyNA(v) && all(v >= 0))) {
+      abort_arg(paste0(arg, "$", f), "must hold non-negative numbers: the release was altered after it was made", call)
+    }
   }
-  if (!is.null(x$n) && !(is_scalar_number(x$n) && x$n >= 1 && x$n == round(x$n))) bad("invalid `n`")
+  if (!is.null(x$n) && !(is_scalar_number(x$n) && x$n >= 1 && x$n == round(x$n))) {
+    abort_arg(paste0(arg, "$n"), "must be a positive whole number: the release was altered after it was made", call)
+  }
   if (!inherits(x$manifold, "manifold")) bad("no manifold")
   tryCatch(check_manifold(x$manifold, "manifold"), dpmanifold_error = function(e) bad("malformed manifold"))
   if (x$statistic == "geodesic_regression") {

@@ -38,17 +38,17 @@ sphere_regression_data <- function(n, len = 0.6, delta = 0.001, radius = 0.4) {
 # Weighted norm of the change of the joint gradient between two data sets at
 # (p, v) (ambient vectors), with the centred covariates t and t2.
 joint_gradient_change <- function(M, t, Y, t2, Y2, p, v, tau, w) {
-  g1 <- dpmanifold:::cpp_regression_gradient(M, t, Y, p, v, tau)
-  g2 <- dpmanifold:::cpp_regression_gradient(M, t2, Y2, p, v, tau)
+  g1 <- dpm$cpp_regression_gradient(M, t, Y, p, v, tau)
+  g2 <- dpm$cpp_regression_gradient(M, t2, Y2, p, v, tau)
   P <- matrix(p)
   dp <- g1$p - g2$p
   dv <- g1$v - g2$v
-  sqrt(dpmanifold:::cpp_inner(M, P, matrix(dp), matrix(dp)) + w^2 * dpmanifold:::cpp_inner(M, P, matrix(dv), matrix(dv)))
+  sqrt(dpm$cpp_inner(M, P, matrix(dp), matrix(dp)) + w^2 * dpm$cpp_inner(M, P, matrix(dv), matrix(dv)))
 }
 
 # Chart coordinates -> (p, v) ambient.
 chart_point <- function(M, center, x) {
-  pv <- dpmanifold:::cpp_chart_points(M, as.numeric(center), matrix(x))
+  pv <- dpm$cpp_chart_points(M, as.numeric(center), matrix(x))
   list(p = pv$p[, 1], v = pv$v[, 1])
 }
 

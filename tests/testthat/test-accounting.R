@@ -40,7 +40,7 @@ test_that("a budget composes approximate, GDP and RDP charges by the rules of pr
   r$gdp(0.3, budget = b)
   s <- budget_spent(b)
   # the GDP charge converts at the delta left after the approximate one
-  expect_equal(s$epsilon, 0.5 + dpmanifold:::gdp_epsilon(0.3, 1e-5 - 1e-6), tolerance = 1e-10)
+  expect_equal(s$epsilon, 0.5 + dpm$gdp_epsilon(0.3, 1e-5 - 1e-6), tolerance = 1e-10)
   expect_equal(s$delta, 1e-5, tolerance = 1e-12)
   expect_error(r$gdp(2, budget = b), class = "dpmanifold_budget_exceeded")
   expect_equal(budget_spent(b)$epsilon, s$epsilon)

@@ -213,7 +213,7 @@ test_that("ambient baselines: the sensitivity bounds the move of the ambient mea
   zc <- mfd_random_point(K)
   r <- 0.3; n <- 10
   X <- clip_to_ball(K, mfd_exp(K, zc, r * mfd_random_tangent(K, zc, 200) / sqrt(K$dim)), zc, r)
-  Z <- dpmanifold:::cpp_kendall_align(K, dpmanifold:::to_ambient(K, zc, "c")[, 1], dpmanifold:::to_ambient(K, X, "X"))
+  Z <- dpm$cpp_kendall_align(K, dpm$to_ambient(K, zc, "c")[, 1], dpm$to_ambient(K, X, "X"))
   spread_al <- max(apply(Z, 1, function(z) diff(range(z))))
   rel_al <- dp_frechet_mean(K, X, 1, "euclidean_laplace", center = zc, radius = r)
   rel_un <- dp_frechet_mean(K, X[, , 1:n], 1, "euclidean_laplace", center = zc, radius = r, align = FALSE)
@@ -222,7 +222,7 @@ test_that("ambient baselines: the sensitivity bounds the move of the ambient mea
   expect_lte(spread_al, rel_al$sensitivity * 200)
   expect_gt(spread_al, 0.5 * rel_al$sensitivity * 200)
   # unit vectors: a real coordinate ranges over at most 2, attained by z, -z
-  Zr <- dpmanifold:::to_ambient(K, mfd_random_point(K, 500), "Z")
+  Zr <- dpm$to_ambient(K, mfd_random_point(K, 500), "Z")
   expect_lte(max(apply(cbind(Zr, -Zr), 1, function(z) diff(range(z)))), rel_un$sensitivity * n)
   expect_equal(rel_un$sigma, rel_un$sensitivity / (1 / (2 * 5)))
   # hyperbolic: in the centre's boosted frame the ball B_r lies in the
@@ -253,7 +253,7 @@ test_that("the default Laplace law avoids a truncated law whose exact sampler re
   eps <- 2.2
   sm <- max_untruncated_sigma(H)
   expect_gt((2 / 20) / eps, 0.8 * sm)
-  expect_false(dpmanifold:::exact_sampler_available(H, 2 * (2 / 20) / eps, o, 1, "laplace"))
+  expect_false(dpm$exact_sampler_available(H, 2 * (2 / 20) / eps, o, 1, "laplace"))
   rel <- dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1)
   expect_false(rel$bounds$truncated)
   expect_equal(rel$sigma, (2 / 20) / eps)
@@ -277,7 +277,7 @@ test_that("default_mechanism() takes KNG on Kendall's space only where its exact
   K20 <- kendall_shape(20)
   z20 <- as_preshape(cbind(cos(2 * pi * (1:20) / 20), sin(2 * pi * (1:20) / 20)))
   sig <- 2 * frechet_sensitivity(K20, 0.3, 100, "kng") / 1
-  expect_false(dpmanifold:::exact_sampler_available(K20, sig, as.vector(z20), 0.3, "kng"))
+  expect_false(dpm$exact_sampler_available(K20, sig, as.vector(z20), 0.3, "kng"))
   expect_identical(default_mechanism(K20, n = 100, epsilon = 1, center = z20, radius = 0.3), "laplace")
   expect_identical(default_mechanism(K20, n = 5, epsilon = 1, center = z20, radius = 0.3), "kng")
   X <- array(z20, c(20, 2, 100))
@@ -350,7 +350,7 @@ test_that("privacy_spent() composes every notion and says what holds", {
   expect_equal(s$epsilon, 1 + 1 + log(1e6), tolerance = 1e-12)
   expect_equal(s$delta, 1e-6)
   s <- privacy_spent(pure(1), gdp(0.5), rdp(3, 0.2), delta = 2e-6)
-  expect_equal(s$epsilon, 1 + dpmanifold:::gdp_epsilon(0.5, 1e-6) + 0.2 + log(1e6) / 2, tolerance = 1e-10)
+  expect_equal(s$epsilon, 1 + dpm$gdp_epsilon(0.5, 1e-6) + 0.2 + log(1e6) / 2, tolerance = 1e-10)
   expect_equal(s$delta, 2e-6)
   # MCMC releases: delta unknown, carried into the total
   S2r <- dp_frechet_mean(S2, b41_data(10, 0.3), 1, "kng", center = north, radius = pi / 8, sampler = "mcmc",

@@ -12,19 +12,19 @@ test_that("the joint sensitivity holds on random neighbours and is attained by t
     # with a residual of length `len` >= tau along e_dir (transported to the
     # fitted point), the neighbour with the reversed residual
     t <- c(seq(-0.5, 0.5, length.out = n - 1), t_rec)
-    Fit <- dpmanifold:::cpp_binary_op(M, "exp", matrix(p), outer(v, t))
-    e <- dpmanifold:::cpp_ternary_op(M, "transport_along", matrix(p), matrix(t_rec * v), matrix(e_dir))
+    Fit <- dpm$cpp_binary_op(M, "exp", matrix(p), outer(v, t))
+    e <- dpm$cpp_ternary_op(M, "transport_along", matrix(p), matrix(t_rec * v), matrix(e_dir))
     Y <- Fit
     Y2 <- Fit
-    Y[, n] <- dpmanifold:::cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], len * e)
-    Y2[, n] <- dpmanifold:::cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], -len * e)
+    Y[, n] <- dpm$cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], len * e)
+    Y2[, n] <- dpm$cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], -len * e)
     list(t = t, Y = Y, Y2 = Y2)
   }
   S2 <- sphere(2)
   P <- spd(2)
   K <- kendall_shape(5)
-  pk <- dpmanifold:::to_ambient(K, as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5)), "p")[, 1]
-  vk <- dpmanifold:::to_ambient(K, mfd_project(K, matrix(pk, 5), matrix(c(0.2, 0, -0.1, 0.1, 0, 0, 0.1, 0, -0.1, 0.05), 5)), "v")[, 1]
+  pk <- dpm$to_ambient(K, as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5)), "p")[, 1]
+  vk <- dpm$to_ambient(K, mfd_project(K, matrix(pk, 5), matrix(c(0.2, 0, -0.1, 0.1, 0, 0, 0.1, 0, -0.1, 0.05), 5)), "v")[, 1]
   vk <- 0.5 * vk / sqrt(sum(vk^2))
   V <- 1
   cases <- list(
@@ -37,8 +37,8 @@ test_that("the joint sensitivity holds on random neighbours and is attained by t
   for (nm in names(cases)) {
     cs <- cases[[nm]]
     M <- cs$M
-    w <- dpmanifold:::joint_weight(M, V)
-    sens <- dpmanifold:::joint_sensitivity(M, tau, w, V, n)
+    w <- dpm$joint_weight(M, V)
+    sens <- dpm$joint_sensitivity(M, tau, w, V, n)
     if (nm == "kendall") cs$v <- cs$v / sqrt(sum(cs$v^2)) * V
     adv <- adversarial(M, cs$p, cs$v, cs$e)
     ratio <- joint_gradient_change(M, adv$t, adv$Y, adv$t, adv$Y2, cs$p, cs$v, tau, w) / sens[["joint"]]
@@ -48,12 +48,12 @@ test_that("the joint sensitivity holds on random neighbours and is attained by t
     worst <- 0
     for (rep in 1:40) {
       t <- runif(n, -0.5, 0.5)
-      Y <- dpmanifold:::to_ambient(M, mfd_random_point(M, n), "Y")
-      ctr <- dpmanifold:::from_ambient(M, matrix(cs$p), single = TRUE)
-      Y <- dpmanifold:::resolve_ball(M, Y, ctr, min(0.6, 0.9 * max_radius(M)))$X
+      Y <- dpm$to_ambient(M, mfd_random_point(M, n), "Y")
+      ctr <- dpm$from_ambient(M, matrix(cs$p), single = TRUE)
+      Y <- dpm$resolve_ball(M, Y, ctr, min(0.6, 0.9 * max_radius(M)))$X
       Y2 <- Y
-      Y2[, n] <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "y")[, 1]
-      Y2 <- dpmanifold:::resolve_ball(M, Y2, ctr, min(0.6, 0.9 * max_radius(M)))$X
+      Y2[, n] <- dpm$to_ambient(M, mfd_random_point(M, 1), "y")[, 1]
+      Y2 <- dpm$resolve_ball(M, Y2, ctr, min(0.6, 0.9 * max_radius(M)))$X
       t2 <- t
       t2[n] <- runif(1, -0.5, 0.5)
       d <- M$dim
@@ -82,16 +82,16 @@ test_that("the linear-regression sensitivity bounds every neighbouring pair and 
   for (cfg in list(c(2.5, 0, 2.5, 0, 5), c(2.5, 0.1, 0.1, 2, 0.3), c(1, 0, 1, 0, 2), c(1, 0.5, 0.2, -1, 0.5))) {
     r <- cfg[1]; pc <- cfg[2]; R <- cfg[3]; vc <- cfg[4]; V <- cfg[5]
     Rc <- abs(pc) + R; Vm <- abs(vc) + V
-    w <- dpmanifold:::linear_weight(r, Rc, Vm)
-    bound <- dpmanifold:::linear_sensitivity(r, w, Rc, Vm, 1)
+    w <- dpm$linear_weight(r, Rc, Vm)
+    bound <- dpm$linear_sensitivity(r, w, Rc, Vm, 1)
     worst <- worst_pair(r, w, pc, R, vc, V)
     expect_lte(worst, bound)
     expect_gt(worst, 0.9 * bound)
   }
   # d = 2: random pairs through the package's own gradient never exceed it
   n <- 8; r <- 1; R <- 0.5; V <- 2
-  w <- dpmanifold:::linear_weight(r, R, V)
-  bound <- dpmanifold:::linear_sensitivity(r, w, R, V, n)
+  w <- dpm$linear_weight(r, R, V)
+  bound <- dpm$linear_sensitivity(r, w, R, V, n)
   E2 <- euclidean(2)
   for (rep in 1:300) {
     t <- runif(n, -0.5, 0.5); t2 <- t; t2[n] <- sample(c(-0.5, 0.5, runif(1, -0.5, 0.5)), 1)
@@ -113,19 +113,19 @@ test_that("the exact linear sampler draws the K-norm law, also for a constant co
   t <- runif(n, -0.5, 0.5)
   Z <- rbind(0.3 + 0.5 * t, -0.2 + t) + matrix(rnorm(2 * n, sd = 0.1), 2)
   sigma <- 0.02; w <- 2.5
-  big <- list(a = dpmanifold:::domain_block(50, d), b = dpmanifold:::domain_block(50, d))
-  draws <- replicate(600, dpmanifold:::cpp_linear_kng_exact(t, Z, sigma, w, big, 1e6))
+  big <- list(a = dpm$domain_block(50, d), b = dpm$domain_block(50, d))
+  draws <- replicate(600, dpm$cpp_linear_kng_exact(t, Z, sigma, w, big, 1e6))
   # |G| at the draws is Gamma(2d, sigma) (the domain holds all the mass)
   gn <- apply(draws, 2, function(x) {
-    g <- dpmanifold:::cpp_regression_gradient(euclidean(2), t, Z, x[1:2], x[3:4], 0)
+    g <- dpm$cpp_regression_gradient(euclidean(2), t, Z, x[1:2], x[3:4], 0)
     sqrt(sum(g$p^2) + w^2 * sum(g$v^2))
   })
   expect_gt(ks.test(gn, "pgamma", shape = 2 * d, scale = sigma)$p.value, 0.01)
   # constant covariate: the design matrix is singular; the law is
   # exp(-|p - zbar| / sigma) in p (truncation negligible) and uniform in v
   t0 <- rep(0, n)
-  dom <- list(a = dpmanifold:::domain_block(1, d), b = dpmanifold:::domain_block(0.5, d))
-  draws0 <- replicate(400, dpmanifold:::cpp_linear_kng_exact(t0, Z, 0.05, w, dom, 1e7))
+  dom <- list(a = dpm$domain_block(1, d), b = dpm$domain_block(0.5, d))
+  draws0 <- replicate(400, dpm$cpp_linear_kng_exact(t0, Z, 0.05, w, dom, 1e7))
   zbar <- rowMeans(Z)
   expect_gt(ks.test(sqrt(colSums((draws0[1:2, ] - zbar)^2)), "pgamma", shape = d, scale = 0.05)$p.value, 0.01)
   expect_gt(ks.test((sqrt(colSums(draws0[3:4, ]^2)) / 0.5)^d, "punif")$p.value, 0.01)
@@ -156,7 +156,7 @@ test_that("the SSP moments and design have the stated sensitivities, attained by
   }
   # design (sum t, sum t^2): weighted l1 change <= 1 on a fine grid of
   # neighbouring covariates, and nearly attained
-  sc <- dpmanifold:::ssp_gram_scales()
+  sc <- dpm$ssp_gram_scales()
   g <- expand.grid(t = seq(-0.5, 0.5, by = 0.005), t2 = seq(-0.5, 0.5, by = 0.005))
   ch <- abs(g$t - g$t2) / sc[["St"]] + abs(g$t^2 - g$t2^2) / sc[["Stt"]]
   expect_lte(max(ch), 1 + 1e-12)
@@ -187,20 +187,20 @@ test_that("the split SSP of method = \"linearised\": hulls of the changes, the K
   # design: per-record barycentric vectors lie in the simplex and map to
   # (sign t, t, |t|); changes have sum 0 and l1 norm <= 2, attained
   tt <- c(-0.5, -0.2, 0, 1e-9, 0.3, 0.5)
-  W <- dpmanifold:::split_design_barycentric(tt)
+  W <- dpm$split_design_barycentric(tt)
   expect_equal(rowSums(W), rep(1, 6))
   expect_true(all(W >= 0))
   expect_equal(W[, 1] + W[, 2] - W[, 3] - W[, 4], ifelse(tt > 0, 1, -1))
   expect_equal((W[, 2] - W[, 4]) / 2, tt)
   expect_equal((W[, 2] + W[, 4]) / 2, abs(tt))
   g <- seq(-0.5, 0.5, by = 0.01)
-  Wg <- dpmanifold:::split_design_barycentric(g)
+  Wg <- dpm$split_design_barycentric(g)
   l1 <- outer(seq_along(g), seq_along(g), Vectorize(function(i, j) sum(abs(Wg[i, ] - Wg[j, ]))))
   expect_lte(max(l1), 2 + 1e-12)
   expect_equal(max(l1), 2)
   # the K-norm noise: sum 0, |y|_K = sum |y| / 2 ~ Gamma(3, scale) (the
   # law of exp(-|y|_K / scale) on a 3-dimensional space), and symmetric
-  Y <- replicate(3000, dpmanifold:::simplex_difference_noise(0.8))
+  Y <- replicate(3000, dpm$simplex_difference_noise(0.8))
   expect_lt(max(abs(colSums(Y))), 1e-12)
   expect_gt(ks.test(colSums(abs(Y)) / 2, "pgamma", shape = 3, scale = 0.8)$p.value, 0.01)
   expect_gt(suppressWarnings(ks.test(Y[2, ], -Y[2, ]))$p.value, 0.01)
@@ -209,25 +209,25 @@ test_that("the split SSP of method = \"linearised\": hulls of the changes, the K
   t <- c(runif(40, -0.5, 0.5), runif(10, 0.2, 0.5))
   a <- c(0.02, -0.01); b <- c(0.05, 0.03)
   Z <- a + outer(b, t)
-  out <- dpmanifold:::ssp_release_split(t, Z, 0.3, 1e12, 0.2)
+  out <- dpm$ssp_release_split(t, Z, 0.3, 1e12, 0.2)
   expect_equal(out$x, c(a, b), tolerance = 1e-8)
   expect_equal(unname(out$split), c(0.2, 0.8) * 1e12)
   expect_equal(unname(out$sensitivity), c(1, 0.6))
   # the public weights of the two stages: inverse variances, in (0, 1),
   # nearer 1 when the first stage is less precise (smaller n)
-  k200 <- dpmanifold:::linearised_combination(2, 200, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
+  k200 <- dpm$linearised_combination(2, 200, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
   expect_equal(unname(k200), c(0.914, 0.882), tolerance = 2e-3)
-  k1000 <- dpmanifold:::linearised_combination(2, 1000, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
+  k1000 <- dpm$linearised_combination(2, 1000, 0.15, c(localise = 0.2, design = 0.15, moments = 0.65))
   expect_true(all(k1000 > k200 & k1000 < 1))
   # a one-sided design is still a finite answer (the determinant is floored)
-  out1 <- dpmanifold:::ssp_release_split(rep(0.3, 20), matrix(0.01, 2, 20), 0.3, 1, 0.2)
+  out1 <- dpm$ssp_release_split(rep(0.3, 20), matrix(0.01, 2, 20), 0.3, 1, 0.2)
   expect_true(all(is.finite(out1$x)))
 })
 
 test_that("the SSP noise draws the stated laws (Gamma radius, uniform direction, Laplace)", {
   set.seed(42)
   for (d in c(1, 3)) {
-    nu <- replicate(2000, dpmanifold:::knorm_l2_noise(d, 0.7))
+    nu <- replicate(2000, dpm$knorm_l2_noise(d, 0.7))
     nu <- matrix(nu, nrow = d)
     rad <- sqrt(colSums(nu^2))
     expect_gt(ks.test(rad, "pgamma", shape = d, scale = 0.7)$p.value, 0.01)
@@ -236,7 +236,7 @@ test_that("the SSP noise draws the stated laws (Gamma radius, uniform direction,
     if (d == 1) expect_equal(mean(u1 > 0), 0.5, tolerance = 4 * 0.5 / sqrt(2000))
     if (d == 3) expect_gt(ks.test(u1, "punif", -1, 1)$p.value, 0.01)   # Archimedes: uniform on [-1, 1]
   }
-  l <- dpmanifold:::laplace_noise(3000, 0.4)
+  l <- dpm$laplace_noise(3000, 0.4)
   plap <- function(q) ifelse(q < 0, exp(q / 0.4) / 2, 1 - exp(-q / 0.4) / 2)
   expect_gt(ks.test(l, plap)$p.value, 0.01)
 })
@@ -302,13 +302,13 @@ test_that("Metropolis chains of the joint KNG reproduce the exact rejection samp
   M <- D$M
   t <- D$x - 0.5
   Y <- t(D$y)
-  w <- dpmanifold:::joint_weight(M, 0.8)
-  sigma <- 2 * dpmanifold:::joint_sensitivity(M, 0.15, w, 0.8, 10)[["joint"]] / 1
-  dom <- list(a = dpmanifold:::domain_block(0.4, 2), b = dpmanifold:::domain_block(0.8, 2))
-  ex <- dpmanifold:::cpp_regression_chart_kng(M, t, Y, 0.15, sigma, w, D$center, dom, "exact", numeric(4), 0,
+  w <- dpm$joint_weight(M, 0.8)
+  sigma <- 2 * dpm$joint_sensitivity(M, 0.15, w, 0.8, 10)[["joint"]] / 1
+  dom <- list(a = dpm$domain_block(0.4, 2), b = dpm$domain_block(0.8, 2))
+  ex <- dpm$cpp_regression_chart_kng(M, t, Y, 0.15, sigma, w, D$center, dom, "exact", numeric(4), 0,
                                               numeric(4), 1, 0, 1L, 500L, 1e6, FALSE)$draws
   step <- min(2.4 * sigma, 0.4, 0.8 / (12 / w))
-  mc <- dpmanifold:::cpp_regression_chart_kng(M, t, Y, 0.15, sigma, w, D$center, dom, "mcmc", numeric(4), step,
+  mc <- dpm$cpp_regression_chart_kng(M, t, Y, 0.15, sigma, w, D$center, dom, "mcmc", numeric(4), step,
                                               c(1, 1, 12 / w, 12 / w), 8, 0.2, 40L, 500L, 0, FALSE)$draws
   stat <- function(X) rbind(X, sqrt(colSums(X[1:2, ]^2)), sqrt(colSums(X[3:4, ]^2)))
   p <- sapply(1:6, function(i) suppressWarnings(ks.test(stat(ex)[i, ], stat(mc)[i, ])$p.value))
@@ -329,16 +329,16 @@ test_that("exact and Metropolis samplers agree on SPD(2) and Kendall shapes, and
     cs <- cases[[nm]]
     M <- cs$M
     x <- runif(10)
-    Y <- dpmanifold:::to_ambient(M, geodesic_data(M, cs$p, cs$v, x - 0.5, noise = cs$noise), "Y")
-    ctr <- dpmanifold:::to_ambient(M, cs$p, "p")[, 1]
+    Y <- dpm$to_ambient(M, geodesic_data(M, cs$p, cs$v, x - 0.5, noise = cs$noise), "Y")
+    ctr <- dpm$to_ambient(M, cs$p, "p")[, 1]
     d <- M$dim
-    w <- dpmanifold:::joint_weight(M, 2 * cs$r)
-    sigma <- 2 * dpmanifold:::joint_sensitivity(M, cs$tau, w, 2 * cs$r, 10)[["joint"]]
-    dom <- list(a = dpmanifold:::domain_block(cs$r, d), b = dpmanifold:::domain_block(2 * cs$r, d))
-    ex <- dpmanifold:::cpp_regression_chart_kng(M, x - 0.5, Y, cs$tau, sigma, w, ctr, dom, "exact", numeric(2 * d), 0,
+    w <- dpm$joint_weight(M, 2 * cs$r)
+    sigma <- 2 * dpm$joint_sensitivity(M, cs$tau, w, 2 * cs$r, 10)[["joint"]]
+    dom <- list(a = dpm$domain_block(cs$r, d), b = dpm$domain_block(2 * cs$r, d))
+    ex <- dpm$cpp_regression_chart_kng(M, x - 0.5, Y, cs$tau, sigma, w, ctr, dom, "exact", numeric(2 * d), 0,
                                                 numeric(2 * d), 1, 0, 1L, 400L, 1e7, FALSE)$draws
     step <- min(2.4 * sigma, cs$r, 2 * cs$r / (12 / w))
-    mc <- dpmanifold:::cpp_regression_chart_kng(M, x - 0.5, Y, cs$tau, sigma, w, ctr, dom, "mcmc", numeric(2 * d), step,
+    mc <- dpm$cpp_regression_chart_kng(M, x - 0.5, Y, cs$tau, sigma, w, ctr, dom, "mcmc", numeric(2 * d), step,
                                                 rep(c(1, 12 / w), each = d), 8, 0.2, 100L * d, 400L, 0, FALSE)$draws
     stat <- function(X) rbind(X[1, ], X[d + 1, ], sqrt(colSums(X[1:d, ]^2)), sqrt(colSums(X[d + 1:d, ]^2)))
     p <- sapply(1:4, function(i) suppressWarnings(ks.test(stat(ex)[i, ], stat(mc)[i, ])$p.value))
@@ -416,7 +416,7 @@ test_that("predict(), coef() and print() work in the user's covariate units, foo
   # the slope per year is close to the truth at epsilon = 2, n = 60
   expect_lt(sqrt(sum((cf$v - c(0.02, 0.01, 0))^2)), 0.01)
   # plot helper: the same geodesic in geodesic_regression()'s parametrisation
-  cv <- dpmanifold:::regression_release_curve(S2, cf$p, cf$v, cf$x0, c(1990, 2010))
+  cv <- dpm$regression_release_curve(S2, cf$p, cf$v, cf$x0, c(1990, 2010))
   expect_equal(mfd_exp(S2, cv$p, 0.75 * cv$v), predict(rel, 2005), tolerance = 1e-10)
   # Euclidean: intercept and slope
   xe <- runif(2000); ye <- 1 + 2 * xe + rnorm(2000, sd = 0.5)
@@ -527,30 +527,30 @@ test_that("the clipped loss moves by at most tau^2 / 2 between neighbours, attai
   tau <- 0.2
   for (M in list(sphere(2), spd(2), kendall_shape(5))) {
     d <- M$dim
-    ctr <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "c")[, 1]
+    ctr <- dpm$to_ambient(M, mfd_random_point(M, 1), "c")[, 1]
     worst <- 0
     for (rep in 1:30) {
       t <- runif(n, -0.5, 0.5)
-      Y <- dpmanifold:::to_ambient(M, mfd_random_point(M, n), "Y")
+      Y <- dpm$to_ambient(M, mfd_random_point(M, n), "Y")
       Y2 <- Y
-      Y2[, n] <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "y")[, 1]
+      Y2[, n] <- dpm$to_ambient(M, mfd_random_point(M, 1), "y")[, 1]
       t2 <- t
       t2[n] <- runif(1, -0.5, 0.5)
       pv <- chart_point(M, ctr, c(0.3 * rnorm(d), 0.5 * rnorm(d)))
-      u1 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Y, pv$p, pv$v, tau)
-      u2 <- dpmanifold:::cpp_regression_clipped_loss(M, t2, Y2, pv$p, pv$v, tau)
+      u1 <- dpm$cpp_regression_clipped_loss(M, t, Y, pv$p, pv$v, tau)
+      u2 <- dpm$cpp_regression_clipped_loss(M, t2, Y2, pv$p, pv$v, tau)
       worst <- max(worst, abs(u1 - u2) / (tau^2 / 2))
     }
     expect_lte(worst, 1 + 1e-12)
     # the bound is attained: one record on the geodesic, its neighbour 2 tau away
     pv <- chart_point(M, ctr, c(rep(0.1, d), rep(0.2, d)))
     t <- seq(-0.5, 0.5, length.out = n)
-    Fit <- dpmanifold:::cpp_binary_op(M, "exp", matrix(pv$p), outer(pv$v, t))
+    Fit <- dpm$cpp_binary_op(M, "exp", matrix(pv$p), outer(pv$v, t))
     Y2 <- Fit
-    e <- dpmanifold:::to_ambient(M, mfd_random_tangent(M, dpmanifold:::from_ambient(M, Fit[, n, drop = FALSE], single = TRUE), 1), "e")
-    Y2[, n] <- dpmanifold:::cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], 2 * tau * e / sqrt(sum(e^2)))
-    u1 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Fit, pv$p, pv$v, tau)
-    u2 <- dpmanifold:::cpp_regression_clipped_loss(M, t, Y2, pv$p, pv$v, tau)
+    e <- dpm$to_ambient(M, mfd_random_tangent(M, dpm$from_ambient(M, Fit[, n, drop = FALSE], single = TRUE), 1), "e")
+    Y2[, n] <- dpm$cpp_binary_op(M, "exp", Fit[, n, drop = FALSE], 2 * tau * e / sqrt(sum(e^2)))
+    u1 <- dpm$cpp_regression_clipped_loss(M, t, Fit, pv$p, pv$v, tau)
+    u2 <- dpm$cpp_regression_clipped_loss(M, t, Y2, pv$p, pv$v, tau)
     expect_lt(u1, 1e-12)
     expect_equal(u2, tau^2 / 2, tolerance = 1e-8)
   }
@@ -618,7 +618,7 @@ test_that("the energy chain reproduces an exact rejection sampler of its law on 
   tau <- 0.15
   Temp <- tau^2 / eps
   t <- D$x - 0.5
-  Y <- dpmanifold:::resolve_ball(D$M, dpmanifold:::to_ambient(D$M, D$y, "y"), D$center, D$radius)$X
+  Y <- dpm$resolve_ball(D$M, dpm$to_ambient(D$M, D$y, "y"), D$center, D$radius)$X
   unif_ball <- function(k, rad) {
     z <- rnorm(k)
     z * rad * runif(1)^(1 / k) / sqrt(sum(z^2))
@@ -629,7 +629,7 @@ test_that("the energy chain reproduces an exact rejection sampler of its law on 
   while (i < m) {
     x <- c(unif_ball(2, D$radius), unif_ball(2, 2 * D$radius))
     pv <- chart_point(D$M, D$center, x)
-    u <- dpmanifold:::cpp_regression_clipped_loss(D$M, t, Y, pv$p, pv$v, tau)
+    u <- dpm$cpp_regression_clipped_loss(D$M, t, Y, pv$p, pv$v, tau)
     if (log(runif(1)) < -u / Temp) {
       i <- i + 1
       ex[, i] <- c(pv$p, pv$v)
@@ -657,8 +657,8 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
     one <- function(ctrl) {
       r <- dp_geodesic_regression(M, x, y, epsilon = 1, tau = 0.08, center = ctr, radius = rad, x_range = c(0, 1),
                                   method = "energy", mcmc = ctrl)
-      P <- dpmanifold:::to_ambient(M, r$estimate$p, "p")
-      V <- dpmanifold:::to_ambient(M, r$estimate$v, "v")
+      P <- dpm$to_ambient(M, r$estimate$p, "p")
+      V <- dpm$to_ambient(M, r$estimate$v, "v")
       c(mfd_dist(M, ctr, r$estimate$p), sqrt(sum(V^2)), P[1:2, 1], V[1:2, 1])
     }
     d <- M$dim
@@ -676,23 +676,23 @@ test_that("default energy chains match chains 20 times longer on SPD(2) and Kend
 test_that("linearised residuals are the clipped residuals, transported isometrically to the footpoint", {
   set.seed(51)
   for (M in list(sphere(2), spd(2))) {
-    p0 <- dpmanifold:::to_ambient(M, mfd_random_point(M, 1), "p")[, 1]
-    v0 <- dpmanifold:::to_ambient(M, 0.5 * mfd_random_tangent(M, dpmanifold:::from_ambient(M, matrix(p0), single = TRUE), 1), "v")[, 1]
+    p0 <- dpm$to_ambient(M, mfd_random_point(M, 1), "p")[, 1]
+    v0 <- dpm$to_ambient(M, 0.5 * mfd_random_tangent(M, dpm$from_ambient(M, matrix(p0), single = TRUE), 1), "v")[, 1]
     n <- 30
     t <- runif(n, -0.5, 0.5)
-    Q <- dpmanifold:::cpp_binary_op(M, "exp", matrix(p0, length(p0), n), outer(v0, t))
+    Q <- dpm$cpp_binary_op(M, "exp", matrix(p0, length(p0), n), outer(v0, t))
     lens <- c(rep(0.05, n / 2), rep(0.4, n / 2))
     E <- sapply(seq_len(n), function(i) {
-      e <- dpmanifold:::to_ambient(M, mfd_random_tangent(M, dpmanifold:::from_ambient(M, Q[, i, drop = FALSE], single = TRUE), 1), "e")[, 1]
-      e / sqrt(dpmanifold:::cpp_inner(M, Q[, i, drop = FALSE], matrix(e), matrix(e)))[1] * lens[i]
+      e <- dpm$to_ambient(M, mfd_random_tangent(M, dpm$from_ambient(M, Q[, i, drop = FALSE], single = TRUE), 1), "e")[, 1]
+      e / sqrt(dpm$cpp_inner(M, Q[, i, drop = FALSE], matrix(e), matrix(e)))[1] * lens[i]
     })
-    Y <- dpmanifold:::cpp_binary_op(M, "exp", Q, E)
-    Z <- dpmanifold:::cpp_linearised_residuals(M, t, Y, p0, v0, 0.2)
+    Y <- dpm$cpp_binary_op(M, "exp", Q, E)
+    Z <- dpm$cpp_linearised_residuals(M, t, Y, p0, v0, 0.2)
     expect_equal(dim(Z), c(M$dim, n))
     # norms: the residual's, clipped at 0.2 (transport is an isometry)
     expect_equal(sqrt(colSums(Z^2)), pmin(lens, 0.2), tolerance = 1e-8)
     # on the geodesic the residuals vanish
-    expect_lt(max(abs(dpmanifold:::cpp_linearised_residuals(M, t, Q, p0, v0, 0.2))), 1e-8)
+    expect_lt(max(abs(dpm$cpp_linearised_residuals(M, t, Q, p0, v0, 0.2))), 1e-8)
   }
 })
 

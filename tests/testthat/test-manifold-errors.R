@@ -37,9 +37,9 @@ test_that("geometry functions name the bad argument", {
 })
 
 test_that("C++ exceptions become classed R errors, not crashes", {
-  expect_error(dpmanifold:::cpp_manifold_info(list(type = "torus", size = 2L)), "unknown manifold",
+  expect_error(dpm$cpp_manifold_info(list(type = "torus", size = 2L)), "unknown manifold",
                class = "dpmanifold_error")
-  expect_error(dpmanifold:::cpp_dist(sphere(2), matrix(1, 3, 2), matrix(1, 3, 3)), "numbers of points differ",
+  expect_error(dpm$cpp_dist(sphere(2), matrix(1, 3, 2), matrix(1, 3, 3)), "numbers of points differ",
                class = "dpmanifold_error")
 })
 

@@ -53,8 +53,8 @@ test_that("the complement-basis exp_coords_from (sphere, Kendall) maps N(0, sigm
   for (M in list(sphere(3), kendall_shape(4))) {
     p0 <- mfd_random_point(M)
     mean <- random_near(M, p0, 0.3)
-    amb <- function(x) as.vector(dpmanifold:::to_ambient(M, x, "x"))
-    Y <- dpmanifold:::from_ambient(M, dpmanifold:::cpp_rwrapped(M, amb(mean), sigma, amb(p0), N, "gaussian"), FALSE)
+    amb <- function(x) as.vector(dpm$to_ambient(M, x, "x"))
+    Y <- dpm$from_ambient(M, dpm$cpp_rwrapped(M, amb(mean), sigma, amb(p0), N, "gaussian"), FALSE)
     B <- mfd_tangent_basis(M, p0)
     c0 <- mfd_log(M, p0, mean)
     V <- mfd_log(M, p0, Y)

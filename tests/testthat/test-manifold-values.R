@@ -129,6 +129,6 @@ test_that("sphere and hyperbolic space share the constant-curvature facts (Space
   # the C++ constructor's own check (behind the R one) is a classed error
   for (M in list(sphere(2), hyperbolic(2))) {
     M$size <- 0L
-    expect_error(dpmanifold:::cpp_manifold_info(M), "positive integer", class = "dpmanifold_error")
+    expect_error(dpm$cpp_manifold_info(M), "positive integer", class = "dpmanifold_error")
   }
 })

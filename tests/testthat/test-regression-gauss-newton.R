@@ -129,7 +129,7 @@ test_that("no record is refused for its value, and a malformed data set is refus
 test_that("the stated sensitivities hold for adversarial pairs and are attained", {
   # design: |dS_t| / alpha + |dS_tt| / beta <= 1 over every pair t, t' in
   # [-1/2, 1/2], attained at t + t' = (1 - c) / 2, |t - t'| = 1 - |t + t'|
-  sc <- dpmanifold:::ssp_gram_scales()
+  sc <- dpm$ssp_gram_scales()
   g <- seq(-0.5, 0.5, length.out = 401)
   tt <- expand.grid(t = g, u = g)
   l1 <- abs(tt$t - tt$u) / sc[["St"]] + abs(tt$t^2 - tt$u^2) / sc[["Stt"]]
@@ -156,7 +156,7 @@ test_that("the stated sensitivities hold for adversarial pairs and are attained"
   # through the one residual kernel on a curved space
   M <- sphere(2)
   D <- gn_data(M, 100, c(0, 0, 1), c(0.5, 0.2, 0), 0.3)
-  Z <- dpmanifold:::cpp_linearised_residuals(M, D$x - 0.5, t(D$y), c(0, 0, 1), c(0.3, 0, 0), rho)
+  Z <- dpm$cpp_linearised_residuals(M, D$x - 0.5, t(D$y), c(0, 0, 1), c(0.3, 0, 0), rho)
   expect_lte(max(sqrt(colSums(Z^2))), rho + 1e-12)
 })
 
@@ -174,7 +174,7 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   spec$rounds[[1]]$epsilon <- 1e12
   spec$prior_a <- spec$prior_b <- Inf
   ya <- matrix(pmin(pmax(y, -0.5), 4.5), 1)
-  draws <- replicate(3000, dpmanifold:::cpp_release_regression(M, ya, x - 0.5, spec, FALSE)$clip[2])
+  draws <- replicate(3000, dpm$cpp_release_regression(M, ya, x - 0.5, spec, FALSE)$clip[2])
   # the target: residual norms at the LS line, counts below each level
   res <- abs(stats::lm.fit(cbind(1, x - 0.5), as.numeric(ya))$residuals)
   grid <- spec$rounds[[2]]$grid

@@ -4,12 +4,12 @@ test_that("the regression gradient matches finite differences of the energy on e
     M <- case$M
     x <- runif(15)
     Y <- geodesic_data(M, case$p, case$v, x, noise = 0.15)
-    Ya <- dpmanifold:::to_ambient(M, Y, "Y")
+    Ya <- dpm$to_ambient(M, Y, "Y")
     p <- mfd_exp(M, case$p, 0.1 * mfd_random_tangent(M, case$p))
     v <- mfd_transport(M, case$p, p, case$v)
     P <- as.vector(p); V <- as.vector(v)
-    g <- dpmanifold:::cpp_regression_gradient(M, x, Ya, P, V, 0)
-    E <- function(pp, vv) dpmanifold:::cpp_regression_energy(M, x, Ya, as.vector(pp), as.vector(vv))
+    g <- dpm$cpp_regression_gradient(M, x, Ya, P, V, 0)
+    E <- function(pp, vv) dpm$cpp_regression_energy(M, x, Ya, as.vector(pp), as.vector(vv))
     h <- 1e-5
     for (k in 1:3) {
       u <- mfd_random_tangent(M, p)

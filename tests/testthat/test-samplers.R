@@ -276,18 +276,18 @@ test_that("Metropolis-Hastings in many dimensions leaves the mode: S^40 against 
 test_that("the Metropolis-Hastings chain is not tuned on the data and returns nothing about its path", {
   S2 <- sphere(2)
   north <- c(0, 0, 1)
-  s <- dpmanifold:::mcmc_settings(mcmc_control(burnin = 100, steps = 100), 1L)
-  res <- dpmanifold:::cpp_rlaplace_mcmc(S2, north, 0.1, north, 0.5, s)
+  s <- dpm$mcmc_settings(mcmc_control(burnin = 100, steps = 100), 1L)
+  res <- dpm$cpp_rlaplace_mcmc(S2, north, 0.1, north, 0.5, s)
   expect_setequal(names(res), c("draws", "method", "burnin", "steps"))
   X <- clip_to_ball(S2, rbind(north, c(0.1, 0, 1) / sqrt(1.01)), north, 0.5)
-  res <- dpmanifold:::cpp_rkng_mcmc(S2, t(X), 0.1, north, 0.5, s)
+  res <- dpm$cpp_rkng_mcmc(S2, t(X), 0.1, north, 0.5, s)
   expect_setequal(names(res), c("draws", "method", "burnin", "steps"))
   # the step is the one given, not a tuned one: on a flat target (sigma huge)
   # far from the boundary, the lengths of the moves over the step are
   # chi(2)-distributed (Rayleigh); a 20% different step is rejected
   set.seed(317)
-  s <- dpmanifold:::mcmc_settings(mcmc_control(burnin = 0, steps = 4000, step = 0.01, keep_chain = TRUE), 1L)
-  res <- dpmanifold:::cpp_rlaplace_mcmc(S2, north, 1e6, north, 1, s)
+  s <- dpm$mcmc_settings(mcmc_control(burnin = 0, steps = 4000, step = 0.01, keep_chain = TRUE), 1L)
+  res <- dpm$cpp_rlaplace_mcmc(S2, north, 1e6, north, 1, s)
   ch <- res$chain
   len <- mfd_dist(S2, t(ch[, -1]), t(ch[, -ncol(ch)]))
   len <- len[len > 0] / 0.01
@@ -433,13 +433,13 @@ test_that("the volume density J of the exact samplers matches finite differences
     for (len in c(0.3, 0.9)) {
       z <- rnorm(M$dim); z <- z * len / sqrt(sum(z^2))
       nj <- numeric_logJ(M, p, z)
-      V <- dpmanifold:::to_ambient(M, nj$v, "v")
-      expect_equal(dpmanifold:::cpp_log_volume_density(M, dpmanifold:::to_ambient(M, p, "p")[, 1], V),
+      V <- dpm$to_ambient(M, nj$v, "v")
+      expect_equal(dpm$cpp_log_volume_density(M, dpm$to_ambient(M, p, "p")[, 1], V),
                    nj$logJ, tolerance = 1e-6, label = sprintf("log J on %s(%d), |v| = %g", M$name, M$size, len))
     }
   }
   # the bounds log(sinh x / x) <= A x^2 + B x used by the SPD sampler
-  tab <- dpmanifold:::cpp_sinhc_bound_table()
+  tab <- dpm$cpp_sinhc_bound_table()
   x <- c(seq(1e-4, 60, length.out = 2e5), exp(seq(log(60), log(1e6), length.out = 2e4)))
   lsh <- ifelse(x < 20, log(sinh(x) / x), x - log(2 * x) + log1p(-exp(-2 * x)))
   viol <- apply(tab, 1, function(ab) max(lsh - ab[1] * x^2 - ab[2] * x))
@@ -456,7 +456,7 @@ test_that("rejection samplers fail with a classed, data-independent error", {
   # untruncated law on affine-invariant SPD beyond its threshold
   err <- expect_error(rriemann_laplace(spd(3), 1, diag(3), 0.8, truncated = FALSE), class = "dpmanifold_sampler_error")
   expect_match(conditionMessage(err), "max_untruncated_sigma")
-  expect_error(dpmanifold:::release_laplace(spd(3), as.vector(diag(3)), 0.8, as.vector(diag(3)), 1, truncated = FALSE),
+  expect_error(dpm$release_laplace(spd(3), as.vector(diag(3)), 0.8, as.vector(diag(3)), 1, truncated = FALSE),
                class = "dpmanifold_sampler_error")
   expect_equal(max_untruncated_sigma(spd(3)), 2 / sqrt(8))
   expect_equal(max_untruncated_sigma(spd(10)), 2 / sqrt(330))
@@ -466,25 +466,25 @@ test_that("rejection samplers fail with a classed, data-independent error", {
   expect_identical(max_untruncated_sigma(euclidean(2)), Inf)
   # a release-path refusal (public bound beyond the cap) names public quantities only
   P <- spd(10)
-  err <- expect_error(dpmanifold:::release_laplace(P, as.vector(diag(10)), 0.03, as.vector(diag(10)), 0.5),
+  err <- expect_error(dpm$release_laplace(P, as.vector(diag(10)), 0.03, as.vector(diag(10)), 0.5),
                       class = "dpmanifold_sampler_error")
   expect_false(grepl("`mean`", conditionMessage(err)))
-  expect_false(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace"))
-  expect_true(dpmanifold:::exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
-  expect_false(dpmanifold:::exact_sampler_available(P, 0.2, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
-  expect_true(dpmanifold:::exact_sampler_available(sphere(2), 0.01, c(0, 0, 1), pi / 8, "kng"))
+  expect_false(dpm$exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace"))
+  expect_true(dpm$exact_sampler_available(P, 0.03, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_false(dpm$exact_sampler_available(P, 0.2, as.vector(diag(10)), 0.5, "laplace", truncated = FALSE))
+  expect_true(dpm$exact_sampler_available(sphere(2), 0.01, c(0, 0, 1), pi / 8, "kng"))
   # KNG where its noise fills the ball in dimension 36: refused before the data are read
   K <- kendall_shape(20)
-  z <- dpmanifold:::to_ambient(K, mfd_random_point(K), "z")[, 1]
-  expect_false(dpmanifold:::exact_sampler_available(K, 0.0184, z, 0.3, "kng"))
-  expect_error(dpmanifold:::release_kng(K, matrix(z, ncol = 5, nrow = length(z)), 0.0184, z, 0.3),
+  z <- dpm$to_ambient(K, mfd_random_point(K), "z")[, 1]
+  expect_false(dpm$exact_sampler_available(K, 0.0184, z, 0.3, "kng"))
+  expect_error(dpm$release_kng(K, matrix(z, ncol = 5, nrow = length(z)), 0.0184, z, 0.3),
                class = "dpmanifold_sampler_error")
   # once a sampler runs it never fails: a public bound certified for
   # p_fail ~ 1 (a tiny cap) still gives every draw, in the ball (a cap would
   # fail with a data-dependent probability: inst/proofs/exact-samplers.md)
   set.seed(316)
   S2 <- sphere(2)
-  y <- dpmanifold:::laplace_exact_draws(S2, c(0, 0, 1), 0.3, c(0, 0, 1), 0.2, 200L, TRUE, p_fail = 1 - 1e-12)
+  y <- dpm$laplace_exact_draws(S2, c(0, 0, 1), 0.3, c(0, 0, 1), 0.2, 200L, TRUE, p_fail = 1 - 1e-12)
   expect_equal(ncol(y), 200L)
   expect_lte(max(mfd_dist(S2, c(0, 0, 1), t(y))), 0.2 + 1e-12)
   # KNG data outside the ball: an argument error
@@ -497,22 +497,22 @@ test_that("release_laplace() and release_kng() return one plain ambient vector, 
   X <- t(clip_to_ball(S2, mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 30)), north, pi / 8))
   xbar <- frechet_mean(S2, t(X))$mean
   for (tr in c(TRUE, FALSE)) for (smp in c("exact", "mcmc")) {
-    set.seed(9); y1 <- dpmanifold:::release_laplace(S2, xbar, 0.3, north, pi / 8, truncated = tr, sampler = smp,
+    set.seed(9); y1 <- dpm$release_laplace(S2, xbar, 0.3, north, pi / 8, truncated = tr, sampler = smp,
                                                    mcmc = mcmc_control(burnin = 200, steps = 200))
-    set.seed(9); y2 <- dpmanifold:::release_laplace(S2, xbar, 0.3, north, pi / 8, truncated = tr, sampler = smp,
+    set.seed(9); y2 <- dpm$release_laplace(S2, xbar, 0.3, north, pi / 8, truncated = tr, sampler = smp,
                                                    mcmc = mcmc_control(burnin = 200, steps = 200))
     expect_identical(y1, y2)
     expect_true(is.numeric(y1) && is.null(attributes(y1)) && length(y1) == 3)
     expect_lte(mfd_dist(S2, north, y1), pi / 8 + 1e-12)   # untruncated draws are clipped onto the ball
   }
   for (smp in c("exact", "mcmc")) {
-    y <- dpmanifold:::release_kng(S2, X, 0.05, north, pi / 8, sampler = smp, mcmc = mcmc_control(burnin = 200, steps = 200))
+    y <- dpm$release_kng(S2, X, 0.05, north, pi / 8, sampler = smp, mcmc = mcmc_control(burnin = 200, steps = 200))
     expect_true(is.numeric(y) && is.null(attributes(y)) && length(y) == 3)
     expect_lte(mfd_dist(S2, north, y), pi / 8 + 1e-12)
   }
   # a large untruncated sigma: most draws are outside the ball and land on its boundary
   set.seed(10)
-  d <- replicate(200, mfd_dist(S2, north, dpmanifold:::release_laplace(S2, xbar, 2, north, pi / 8, truncated = FALSE)))
+  d <- replicate(200, mfd_dist(S2, north, dpm$release_laplace(S2, xbar, 2, north, pi / 8, truncated = FALSE)))
   expect_gt(mean(abs(d - pi / 8) < 1e-9), 0.5)
   expect_lte(max(d), pi / 8 + 1e-9)
   # the sampler a release reports: its kind and public settings only
