@@ -40,10 +40,10 @@ test_that("summary() of a release prints the estimate and the stages' facts", {
   # a tampered release is refused with a classed error, not a base-R one
   bad <- rel
   bad$sigma <- "large"
-  expect_error(summary(bad), "`object\$sigma`", class = "dpmanifold_error")
+  expect_error(summary(bad), "`object$sigma`", fixed = TRUE, class = "dpmanifold_error")
   bad <- rel
   bad$n <- -3
-  expect_error(summary(bad), "invalid `n`", class = "dpmanifold_error")
+  expect_error(summary(bad), "`object$n`", fixed = TRUE, class = "dpmanifold_error")
 })
 
 test_that("nobs() is the public n; fitted() and residuals() refuse and point to predict()", {
