@@ -14,9 +14,13 @@
 #' @name dpmanifold_low_utility
 #' @examples
 #' S2 <- sphere(2)
+#' note <- function(w) {
+#'   message("warned: ", conditionMessage(w))
+#'   invokeRestart("muffleWarning")
+#' }
 #' m <- withCallingHandlers(
 #'   frechet_mechanism(S2, n = 10, epsilon = 0.1, center = c(0, 0, 1), radius = 0.3),
-#'   dpmanifold_low_utility = function(w) { message("warned: ", conditionMessage(w)); invokeRestart("muffleWarning") })
+#'   dpmanifold_low_utility = note)
 #' m$expected_error
 NULL
 
