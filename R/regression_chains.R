@@ -85,11 +85,11 @@ exact_limit_error <- function(what, call = sys.call(-1)) {
                  list(message = what, call = call)))
 }
 
+# The exact samplers of these laws stop at a public limit with the one
+# failure protocol (status "exhausted", class dpmanifold_sampler_status);
+# the error then names the public cause.
 with_exact_limit <- function(expr, what, call = sys.call(-1)) {
-  tryCatch(expr, error = function(e) {
-    if (grepl("exact_regression_rejection_limit", conditionMessage(e), fixed = TRUE)) exact_limit_error(what, call)
-    stop(e)
-  })
+  tryCatch(expr, dpmanifold_sampler_status = function(e) exact_limit_error(what, call))
 }
 
 # Exact linear KNG release of the line z = a + t b in R^d (responses Z,

@@ -61,13 +61,6 @@ dpm::BallPair ball_pair_from_r(const Rcpp::List& b) {
 dpm::RegressionDomain domain_from_r(const Rcpp::List& dom) {
   return {ball_pair_from_r(dom["a"]), ball_pair_from_r(dom["b"])};
 }
-// The core's rejection loops throw this when they reach their public limit;
-// the R side turns it into a classed error that names the public cause.
-[[noreturn]] void rethrow_limit(const std::runtime_error& e) {
-  if (std::string(e.what()) == "exact_regression_rejection_limit")
-    Rcpp::stop("exact_regression_rejection_limit");
-  throw;
-}
 }  // namespace
 
 // Coordinates of log_{m0}(y_i) in the orthonormal basis tangent_basis(m0):
@@ -111,11 +104,9 @@ Eigen::VectorXd cpp_linear_kng_exact(VectorXd t, MatrixXd Z, double sigma, doubl
   DPM_GLUE_BEGIN
   RRng rng;
   dpm::LinearStats S(t, Z);
-  try {
-    return dpm::linear_kng_exact(S, domain_from_r(domain), sigma, w, rng, max_attempts);
-  } catch (const std::runtime_error& e) {
-    rethrow_limit(e);
-  }
+  // (past its public limit the sampler throws SamplerStopped: the one
+  // failure protocol, a classed R error with the status)
+  return dpm::linear_kng_exact(S, domain_from_r(domain), sigma, w, rng, max_attempts);
   DPM_GLUE_END
 }
 
@@ -141,12 +132,8 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   MatrixXd draws(D, n_draws);
   Rcpp::List out;
   if (kind == "exact") {
-    try {
-      for (int j = 0; j < n_draws; ++j)
-        draws.col(j) = dpm::exact_uniform_rejection(dom, D, target, rng, max_attempts);
-    } catch (const std::runtime_error& e) {
-      rethrow_limit(e);
-    }
+    for (int j = 0; j < n_draws; ++j)
+      draws.col(j) = dpm::exact_uniform_rejection(dom, D, target, rng, max_attempts);
     out["draws"] = draws;
     return out;
   }

@@ -726,3 +726,15 @@ test_that("method = \"linearised\": public facts, neighbours, utility", {
                                       x_range = c(0, 1), method = "linearised", sampler = "exact"),
                "`sampler`", class = "dpmanifold_error")
 })
+
+test_that("the joint law's exact samplers stop at their public limit with the one failure protocol", {
+  set.seed(61)
+  t <- runif(50) - 0.5
+  Z <- matrix(rnorm(100, sd = 0.1), 2)
+  # a domain that holds almost none of the law's mass, one proposal allowed
+  e <- tryCatch(dpm$cpp_linear_kng_exact(t, Z, 1e-3, 1, list(a = dpm$domain_block(0.01, 2), b = dpm$domain_block(0.02, 2)), 1),
+                error = function(e) e)
+  expect_s3_class(e, "dpmanifold_sampler_status")
+  expect_equal(e$status, "exhausted")
+  expect_equal(e$max_attempts, 1)
+})

@@ -11,6 +11,7 @@
 #include "frechet_mean.hpp"
 #include "jacobi.hpp"
 #include "samplers.hpp"
+#include "status.hpp"
 
 namespace dpmanifold {
 
@@ -385,7 +386,7 @@ Vec exact_uniform_rejection(const RegressionDomain& dom, int dim, const LogTarge
     if (!dom.draw(x, rng)) continue;
     if (std::log(rng.uniform()) < lt(x)) return x;
   }
-  throw std::runtime_error("exact_regression_rejection_limit");
+  throw SamplerStopped(Status::exhausted, max_attempts);
 }
 
 // ---------------------------------------------------------------------------
@@ -455,7 +456,7 @@ inline Vec linear_kng_exact(const LinearStats& S, const RegressionDomain& dom, d
     }
     if (dom.draw(x, rng) && std::log(rng.uniform()) < -S.gradient_norm(x, w) / sigma) return x;
   }
-  throw std::runtime_error("exact_regression_rejection_limit");
+  throw SamplerStopped(Status::exhausted, max_attempts);
 }
 
 // Second stage of the linearised release (method = "linearised"): at a
