@@ -117,6 +117,14 @@ cpp_rwrapped <- function(M, mean, sigma, footpoint, n, kind) {
     .Call(`_dpmanifold_cpp_rwrapped`, M, mean, sigma, footpoint, n, kind)
 }
 
+cpp_noise <- function(kind, d, scale) {
+    .Call(`_dpmanifold_cpp_noise`, kind, d, scale)
+}
+
+cpp_draw_index <- function(score) {
+    .Call(`_dpmanifold_cpp_draw_index`, score)
+}
+
 cpp_euclidean_laplace_noise <- function(d, sigma, n) {
     .Call(`_dpmanifold_cpp_euclidean_laplace_noise`, d, sigma, n)
 }

@@ -150,6 +150,6 @@ euclidean_baseline.kendall_shape <- function(M, Xa, epsilon, ball, align) {
   k <- M$size
   s <- baseline_scale(M, ball$radius, n, epsilon, align)
   Z <- if (isTRUE(align)) cpp_kendall_align(M, ball$center, Xa) else Xa
-  noisy <- rowMeans(Z) + s$sigma * (stats::rexp(2 * k) - stats::rexp(2 * k))
+  noisy <- rowMeans(Z) + cpp_noise("laplace", 2L * k, s$sigma)
   list(estimate = as.vector(as_preshape(matrix(noisy, k, 2))))
 }

@@ -64,7 +64,7 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
   # level upwards, so that the radii beyond every record (all tied) do not
   # outweigh the quantile
   score <- -e_r * abs(cnt - .private_ball$quantile * n) / 2 - .private_ball$prior * seq_along(grid)
-  r <- grid[sample.int(length(grid), 1L, prob = exp(score - max(score)))]
+  r <- grid[cpp_draw_index(score)]
   r <- min(rmax, .private_ball$widen * r)
   sr <- dp_stage("radius", "exponential_grid", epsilon = e_r, sensitivity = 1, sigma = 2 / e_r, proof = "private-bounds",
                  detail = sprintf("%g-quantile of the distances on a grid of %d radii, times %g",

@@ -25,17 +25,12 @@ ssp_gram_share <- function(d) {
   k / (1 + k)
 }
 
-# K-norm noise of density prop. to exp(-|nu| / scale) in R^d: radius
-# Gamma(d, scale), direction uniform on the sphere.
-knorm_l2_noise <- function(d, scale) {
-  u <- stats::rnorm(d)
-  while (sum(u^2) == 0) u <- stats::rnorm(d)
-  stats::rgamma(1, shape = d, scale = scale) * u / sqrt(sum(u^2))
-}
+# The noise of these laws, drawn in C++ through R's generator
+# (samplers.hpp): K-norm (l2) noise in R^d of density prop. to
+# exp(-|nu| / scale), and independent Laplace variables.
+knorm_l2_noise <- function(d, scale) cpp_noise("knorm", d, scale)
 
-laplace_noise <- function(k, scale) {
-  stats::rexp(k, 1 / scale) * ifelse(stats::runif(k) < 0.5, -1, 1)
-}
+laplace_noise <- function(k, scale) cpp_noise("laplace", k, scale)
 
 project_ball <- function(z, rad) {
   nz <- sqrt(sum(z^2))
@@ -64,19 +59,9 @@ split_design_barycentric <- function(t) {
   cbind(ifelse(pos, 1 - 2 * t, 0), ifelse(pos, 2 * t, 0), ifelse(pos, 0, 1 + 2 * t), ifelse(pos, 0, -2 * t))
 }
 
-# K-norm noise for a sum of simplex vectors under replace-one: the changes
-# fill K = {y in R^4: sum y = 0, sum |y| <= 2} (the difference body of the
-# simplex); density prop. to exp(-|y|_K / scale) on the hyperplane: radius
-# Gamma(4, scale) times a uniform point of K (rejection from the cube
-# [-1, 1]^3, which holds K; acceptance 5/12, a public constant).
-simplex_difference_noise <- function(scale) {
-  repeat {
-    y <- stats::runif(3, -1, 1)
-    y <- c(y, -sum(y))
-    if (sum(abs(y)) <= 2) break
-  }
-  stats::rgamma(1, shape = 4, scale = scale) * y
-}
+# K-norm noise for a sum of simplex vectors under replace-one (the
+# difference body {y in R^4: sum y = 0, sum |y| <= 2}; samplers.hpp).
+simplex_difference_noise <- function(scale) cpp_noise("simplex_difference", 4L, scale)
 
 ssp_release_split <- function(t, Z, r, eps, share) {
   d <- nrow(Z)

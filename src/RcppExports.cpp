@@ -406,6 +406,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_noise
+VectorXd cpp_noise(std::string kind, int d, double scale);
+RcppExport SEXP _dpmanifold_cpp_noise(SEXP kindSEXP, SEXP dSEXP, SEXP scaleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type scale(scaleSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_noise(kind, d, scale));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_draw_index
+int cpp_draw_index(std::vector<double> score);
+RcppExport SEXP _dpmanifold_cpp_draw_index(SEXP scoreSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::vector<double> >::type score(scoreSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_draw_index(score));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_euclidean_laplace_noise
 MatrixXd cpp_euclidean_laplace_noise(int d, double sigma, int n);
 RcppExport SEXP _dpmanifold_cpp_euclidean_laplace_noise(SEXP dSEXP, SEXP sigmaSEXP, SEXP nSEXP) {
@@ -747,6 +771,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_rkng_exact", (DL_FUNC) &_dpmanifold_cpp_rkng_exact, 6},
     {"_dpmanifold_cpp_rkng_mcmc", (DL_FUNC) &_dpmanifold_cpp_rkng_mcmc, 6},
     {"_dpmanifold_cpp_rwrapped", (DL_FUNC) &_dpmanifold_cpp_rwrapped, 6},
+    {"_dpmanifold_cpp_noise", (DL_FUNC) &_dpmanifold_cpp_noise, 3},
+    {"_dpmanifold_cpp_draw_index", (DL_FUNC) &_dpmanifold_cpp_draw_index, 1},
     {"_dpmanifold_cpp_euclidean_laplace_noise", (DL_FUNC) &_dpmanifold_cpp_euclidean_laplace_noise, 3},
     {"_dpmanifold_cpp_sinhc_bound_table", (DL_FUNC) &_dpmanifold_cpp_sinhc_bound_table, 0},
     {"_dpmanifold_cpp_study_laplace_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_laplace_acceptance, 7},

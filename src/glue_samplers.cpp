@@ -157,6 +157,39 @@ Rcpp::NumericMatrix cpp_rwrapped(Rcpp::List M, VectorXd mean, double sigma, Vect
   });
 }
 
+// The noise laws of the sufficient-statistics releases drawn in R's layer
+// (the regression methods on request), one call per draw: kind "knorm"
+// (K-norm l2 in R^d, radius Gamma(d, scale)), "laplace" (d independent
+// Laplace variables), "simplex_difference" (d = 4, samplers.hpp).
+// [[Rcpp::export]]
+VectorXd cpp_noise(std::string kind, int d, double scale) {
+  return glue_call([&] {
+    RRng rng;
+    VectorXd z(d);
+    if (kind == "knorm") {
+      dpm::euclidean_laplace_noise(z, scale, rng);
+    } else if (kind == "laplace") {
+      dpm::laplace_noise(z, scale, rng);
+    } else if (kind == "simplex_difference" && d == 4) {
+      dpm::simplex_difference_noise(z, scale, rng);
+    } else {
+      throw std::invalid_argument("unknown noise kind '" + kind + "'");
+    }
+    return z;
+  });
+}
+
+// A finite exponential mechanism: index (1-based) drawn with probability
+// prop. to exp(score_j) (scores already scaled by epsilon / (2 sensitivity)).
+// [[Rcpp::export]]
+int cpp_draw_index(std::vector<double> score) {
+  return glue_call([&] {
+    if (score.empty()) throw std::invalid_argument("no candidates");
+    RRng rng;
+    return dpm::draw_index(score, rng) + 1;
+  });
+}
+
 // K-norm noise in R^d (rows: draws).
 // [[Rcpp::export]]
 MatrixXd cpp_euclidean_laplace_noise(int d, double sigma, int n) {

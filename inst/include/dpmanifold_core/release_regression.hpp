@@ -78,19 +78,6 @@ inline double laplace(double scale, Rng& rng) {
   return rng.uniform() < 0.5 ? -e : e;
 }
 
-// Index drawn with probability prop. to exp(score_j) (a finite exponential
-// mechanism; scores already multiplied by epsilon / (2 sensitivity)).
-inline int draw_index(const std::vector<double>& score, Rng& rng) {
-  const double top = *std::max_element(score.begin(), score.end());
-  std::vector<double> cum(score.size());
-  double s = 0.0;
-  for (std::size_t j = 0; j < score.size(); ++j) cum[j] = (s += std::exp(score[j] - top));
-  const double u = rng.uniform() * s;
-  for (std::size_t j = 0; j < cum.size(); ++j)
-    if (u < cum[j]) return static_cast<int>(j);
-  return static_cast<int>(cum.size()) - 1;
-}
-
 // Rows j of L such that inner(p, B_j, w) = L_j . w for every tangent w at p
 // (the basis lowered by the metric; the inner product is linear in w).
 inline Mat lowered_basis(const Manifold& M, const Vec& p, const Mat& B) {
@@ -158,7 +145,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
         const double cnt = static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), r.grid[j]) - sorted.begin());
         score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
       }
-      rho = r.grid[detail::draw_index(score, rng)];
+      rho = r.grid[draw_index(score, rng)];
     }
     out.clip.push_back(rho);
     poll_interrupt();

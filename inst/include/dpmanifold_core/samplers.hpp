@@ -50,6 +50,46 @@ inline void euclidean_laplace_noise(Vec& z, double sigma, Rng& rng) {
   z *= rng.gamma(d, sigma) / std::sqrt(n2);
 }
 
+// K-norm noise for a sum of points of the 3-simplex (in R^4) under
+// replace-one: the changes fill K = {y: sum y = 0, sum |y| <= 2}, the
+// difference body of the simplex; density prop. to exp(-|y|_K / scale) on
+// the hyperplane is a Gamma(4, scale) radius times a uniform point of K,
+// drawn by rejection from the cube [-1, 1]^3 that holds K (acceptance 5/12,
+// a public constant). Written into y (length 4).
+inline void simplex_difference_noise(Vec& y, double scale, Rng& rng) {
+  double a = 0.0;
+  do {
+    y(0) = 2.0 * rng.uniform() - 1.0;
+    y(1) = 2.0 * rng.uniform() - 1.0;
+    y(2) = 2.0 * rng.uniform() - 1.0;
+    y(3) = -(y(0) + y(1) + y(2));
+    a = std::fabs(y(0)) + std::fabs(y(1)) + std::fabs(y(2)) + std::fabs(y(3));
+  } while (a > 2.0);
+  y *= rng.gamma(4.0, scale);
+}
+
+// Index drawn with probability prop. to exp(score_j): a finite exponential
+// mechanism (scores already multiplied by epsilon / (2 sensitivity)); one
+// uniform, inverse CDF.
+inline int draw_index(const std::vector<double>& score, Rng& rng) {
+  const double top = *std::max_element(score.begin(), score.end());
+  std::vector<double> cum(score.size());
+  double s = 0.0;
+  for (std::size_t j = 0; j < score.size(); ++j) cum[j] = (s += std::exp(score[j] - top));
+  const double u = rng.uniform() * s;
+  for (std::size_t j = 0; j < cum.size(); ++j)
+    if (u < cum[j]) return static_cast<int>(j);
+  return static_cast<int>(cum.size()) - 1;
+}
+
+// Laplace(0, scale) in each coordinate of z.
+inline void laplace_noise(Vec& z, double scale, Rng& rng) {
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    const double e = rng.exponential() * scale;
+    z(i) = rng.uniform() < 0.5 ? -e : e;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Wrapped mechanisms (Hadamard manifolds), 003 Algorithm 1: perturb the
 // coordinates of log_{p0}(mean) in an orthonormal basis of T_{p0}, map back
