@@ -162,15 +162,19 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 
 #' Default private mechanism of a manifold
 #'
-#' The mechanism [dp_frechet_mean()] uses when none is given: the one with
-#' the smallest measured expected error (see the table in
-#' [dp_frechet_mean()]). That is the untruncated Riemannian Laplace
-#' mechanism on every manifold except Kendall's shape space, where KNG is
-#' more accurate (the Laplace sensitivity pays for the largest curvature, 4,
-#' in every direction). KNG is chosen only where its exact sampler runs for
-#' these public parameters; otherwise the default falls back to
-#' `"laplace"`. The choice depends on public quantities only, never on the
-#' data.
+#' The mechanism [dp_frechet_mean()] uses when none is given. With the
+#' public `n`, `epsilon`, `center` and `radius`, the one with the smaller
+#' expected error predicted from them (\eqn{d\sigma}, see
+#' [dpmanifold_low_utility]) of the Riemannian Laplace mechanism (its
+#' default law) and KNG: the Laplace law's sensitivity \eqn{2r(2-h)/(nh)}
+#' at scale \eqn{\Delta/\epsilon} against KNG's \eqn{2r(2-h)/n} at
+#' \eqn{2\Delta/\epsilon}, so Laplace wins where \eqn{h > 1/2} (flat spaces,
+#' the sphere, Kendall's space at small radii: at radius 0.1 its error is
+#' about half KNG's) and KNG where the curvature makes \eqn{h} small
+#' (Kendall's space at radius 0.3). KNG is chosen only where its exact
+#' sampler runs for these public parameters. Without them, the preferred
+#' mechanism of `M` (KNG on Kendall's space, Laplace elsewhere). The choice
+#' depends on public quantities only, never on the data.
 #'
 #' @param M A manifold, see [manifolds].
 #' @param n,epsilon,center,radius Optional public sample size, budget and

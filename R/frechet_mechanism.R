@@ -169,12 +169,11 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
 
 # The default for validated public inputs (center: an ambient vector).
 public_default_mechanism <- function(M, n, epsilon, center, radius) {
-  preferred <- manifold_entry(M)$default_mechanism
-  if (preferred == "kng") {
-    sigma <- mechanism_scale(M, "kng", list(epsilon = epsilon), radius, n, NULL, FALSE)$sigma
-    if (!isTRUE(exact_sampler_available(M, sigma, center, radius, "kng"))) preferred <- "laplace"
-  }
-  preferred
+  pub <- list(epsilon = epsilon)
+  lap <- mechanism_scale(M, "laplace", pub, radius, n, NULL, FALSE, center = center)$sigma
+  kng <- mechanism_scale(M, "kng", pub, radius, n, NULL, FALSE)$sigma
+  # the same d for both: compare the scales (expected error d sigma)
+  if (kng < lap && isTRUE(exact_sampler_available(M, kng, center, radius, "kng"))) "kng" else "laplace"
 }
 
 # Share of max_untruncated_sigma(M) below which the default Laplace law is

@@ -272,6 +272,11 @@ test_that("default_mechanism() takes KNG on Kendall's space only where its exact
   z4 <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
   expect_identical(default_mechanism(K4), "kng")
   expect_identical(default_mechanism(K4, n = 50, epsilon = 1, center = z4, radius = 0.3), "kng")
+  # by expected error: at radius 0.1 the Laplace law's h(0.2, 4) = 0.95 > 1/2
+  # (measured, 150 data sets: n 20: Laplace 0.044, KNG 0.061; n 100: 0.0091,
+  # 0.0177), at 0.3 KNG's (h = 0.47; n 20: 0.264 against 0.208)
+  expect_identical(default_mechanism(K4, n = 20, epsilon = 1, center = z4, radius = 0.1), "laplace")
+  expect_identical(default_mechanism(K4, n = 100, epsilon = 1, center = z4, radius = 0.1), "laplace")
   # Kendall(20), n = 100: the KNG noise (sigma 0.018) fills the ball of
   # radius 0.3 in dimension 36
   K20 <- kendall_shape(20)
