@@ -124,7 +124,7 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
     if (res$status == "malformed") {
       abort_arg("y", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
     }
-    out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip))
+    out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip), uncertainty = res$uncertainty)
     Y <- NULL
   } else {
     Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)
@@ -139,9 +139,11 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
     if (is.null(Y)) Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)
     nonprivate <- regression_nonprivate(M, cv, Y, p, out$v, width)
   }
-  release_object(mech, list(p = from_ambient(M, matrix(p), single = TRUE),
-                            v = from_ambient(M, matrix(out$v / width), single = TRUE),
-                            x0 = mean(s$x_range), x_range = s$x_range),
+  est <- list(p = from_ambient(M, matrix(p), single = TRUE), v = from_ambient(M, matrix(out$v / width), single = TRUE),
+              x0 = mean(s$x_range), x_range = s$x_range)
+  # the public error model (released statistics and public constants only)
+  if (!is.null(out$uncertainty)) est$uncertainty <- out$uncertainty
+  release_object(mech, est,
                  drawn = out$drawn, nonprivate = nonprivate, call = call, method = mech$method)
 }
 

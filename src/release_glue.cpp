@@ -136,7 +136,11 @@ Rcpp::List cpp_release_regression(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::Num
     dpm::RegressionRelease r = dpm::release_regression(m, data, tt, s, rng);
     Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = dpm::status_name(r.status),
                                         Rcpp::Named("why") = r.why, Rcpp::Named("p") = r.p,
-                                        Rcpp::Named("v") = r.v, Rcpp::Named("clip") = r.clip);
+                                        Rcpp::Named("v") = r.v, Rcpp::Named("clip") = r.clip,
+                                        Rcpp::Named("uncertainty") = Rcpp::NumericVector::create(
+                                            Rcpp::Named("var_value") = r.var_value,
+                                            Rcpp::Named("var_slope") = r.var_slope,
+                                            Rcpp::Named("t_mean") = r.t_mean));
     if (nonprivate) out["moved"] = static_cast<double>(r.moved);
     return out;
   });

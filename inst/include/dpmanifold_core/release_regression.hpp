@@ -67,6 +67,10 @@ struct RegressionRelease {
   std::string why;
   Vec p, v;                   // footpoint at the middle of the range, velocity over the range
   std::vector<double> clip;   // the clip level of each round (released)
+  // the public error model of the estimate, from public constants and
+  // released statistics only: per-coordinate variances of the line's value
+  // at t = t_mean (the released design mean) and of its slope over the range
+  double var_value = 0.0, var_slope = 0.0, t_mean = 0.0;
   long moved = 0;             // studies only (the caller decides whether to return it)
 };
 
@@ -202,6 +206,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   }
   out.p = p;
   out.v = v;
+  out.var_value = Va;
+  out.var_slope = Vb;
+  out.t_mean = m;
   return out;
 }
 
