@@ -16,7 +16,8 @@
 #' chosen privately, the 0.9-quantile of the residual norms at the
 #' localised geodesic by the exponential mechanism over a grid below `tau`;
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
-#' weighed against the first round by public inverse variances. Every
+#' weighed against the first round by public inverse variances (stages 3-4
+#' run twice when the first round's public error exceeds twice `tau`). Every
 #' sampler is exact (no chain); each record is read once per round. Below
 #' \eqn{n\epsilon = 50}, or below 150 when the first round's public error
 #' exceeds `tau`, one round is run (the `"tangent"` release). The error

@@ -14,7 +14,7 @@
 # tangent release) is run, the target quantile and the number of grid levels
 # (tau_e 2^(-j/2), j = 0..levels).
 .gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 150, two_rounds_min_neps = 50,
-                      quantile = 0.9, levels = 8L, shift = 1)
+                      quantile = 0.9, levels = 8L, shift = 1, third = 2, localise3 = 0.3)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -34,47 +34,59 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   g <- .gauss_newton
   top <- r + R0 + V0 / 2
   tau_e <- if (is.null(tau)) top else min(tau, top)
-  if (n * eps < g$two_rounds_min_neps) {
-    p <- tangent_plan(M, n, eps, r)
-    return(p)
-  }
-  eG <- g$design * eps
-  e1 <- g$localise * (eps - eG)
-  e2 <- eps - eG - e1
-  eq <- if (n * eps >= g$clip_min_neps) g$clip * e2 else 0
-  eT <- e2 - eq
-  des <- design_stage(eG)
-  # With the clip stage, the refining round clips at most at tau_e plus
-  # the localising round's public error (root mean square shift of
-  # the line for an even design, sqrt(8 d (d + 1)) 2 r / (n e1)): a step
-  # from residuals clipped well below the first round's error cannot
-  # correct it.
-  # Without a private clip level (small n epsilon) the refining round clips
-  # at tau_e, and when the first round's error exceeds tau_e it cannot
-  # correct it: then one round (the tangent release, the whole budget) does
-  # better (a public rule).
+  if (n * eps < g$two_rounds_min_neps) return(tangent_plan(M, n, eps, r))
   d <- M$dim
-  shift1 <- sqrt(8 * d * (d + 1)) * 2 * r / (n * e1)
-  if (eq == 0 && shift1 > tau_e) return(tangent_plan(M, n, eps, r))
-  up2 <- if (eq > 0) min(top, tau_e + g$shift * shift1) else tau_e
-  grid <- up2 * 2^(-(g$levels:0) / 2)
+  eG <- g$design * eps
+  clip <- n * eps >= g$clip_min_neps
+  # Public root-mean-square error of a round at share e with clip level rho
+  # (the shift of the line for an even design, sqrt(8 d (d + 1)) 2 rho /
+  # (n e)). Without a private clip level (small n epsilon) the refining
+  # round clips at tau_e, and when the first round's error exceeds tau_e it
+  # cannot correct it: then one round (the tangent release, the whole
+  # budget) does better. With the clip stage, each refining round clips at
+  # most at tau_e plus the previous round's error (a step from residuals
+  # clipped far below that error cannot correct it), and when the first
+  # round's error exceeds 2 tau_e a second refining round follows (the first
+  # cannot bring the line within tau_e). Public rules.
+  round_error <- function(rho, e) sqrt(8 * d * (d + 1)) * 2 * rho / (n * e)
+  e1 <- g$localise * (eps - eG)
+  shift1 <- round_error(r, e1)
+  if (!clip && shift1 > tau_e) return(tangent_plan(M, n, eps, r))
+  three <- clip && shift1 > g$third * tau_e
+  if (three) e1 <- g$localise3 * (eps - eG)
+  shift1 <- round_error(r, e1)
+  k <- if (three) 2L else 1L
+  e_ref <- rep((eps - eG - e1) / k, k)
+  des <- design_stage(eG)
   stages <- list(
     des$stage,
     dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
              proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"))
-  if (eq > 0) {
-    stages <- c(stages, list(dp_stage("clip", "exponential_grid", epsilon = eq, sensitivity = 1, sigma = 2 / eq,
-                                      proof = "regression-gauss-newton",
-                                      detail = sprintf("%g-quantile of the residual norms on a grid of %d levels up to tau",
-                                                       g$quantile, length(grid)))))
+  rounds <- list(ssp_round(e1, r))
+  prev <- shift1
+  ups <- numeric(k)
+  for (j in seq_len(k)) {
+    sfx <- if (j == 1L) "" else as.character(j)
+    eq <- if (clip) g$clip * e_ref[j] else 0
+    eT <- e_ref[j] - eq
+    up <- if (clip) min(top, tau_e + g$shift * prev) else tau_e
+    grid <- up * 2^(-(g$levels:0) / 2)
+    if (eq > 0) {
+      stages <- c(stages, list(dp_stage(paste0("clip", sfx), "exponential_grid", epsilon = eq, sensitivity = 1,
+                                        sigma = 2 / eq, proof = "regression-gauss-newton",
+                                        detail = sprintf("%g-quantile of the residual norms on a grid of %d levels up to %.3g",
+                                                         g$quantile, length(grid), up))))
+    }
+    stages <- c(stages, list(dp_stage(paste0("refine", sfx), "knorm", epsilon = eT, sensitivity = 2 * up,
+                                      sigma = 2 * up / eT, proof = "regression-gauss-newton",
+                                      detail = "Gauss-Newton step from clipped residuals")))
+    rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid) else ssp_round(eT, up)))
+    ups[j] <- up
+    prev <- round_error(up, eT)
   }
-  stages <- c(stages, list(dp_stage("refine", "knorm", epsilon = eT, sensitivity = 2 * up2, sigma = 2 * up2 / eT,
-                                    proof = "regression-gauss-newton",
-                                    detail = "Gauss-Newton step from clipped residuals")))
-  rounds <- list(ssp_round(e1, r), if (eq > 0) ssp_round(eT, up2, eq, grid) else ssp_round(eT, up2))
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0,
                           prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, rounds = rounds))
-  list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = up2))
+  list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = ups))
 }
 
 # The tangent release: one round at the centre, the whole budget on the
@@ -93,12 +105,16 @@ tangent_plan <- function(M, n, eps, r) {
 }
 
 # The values the release drew that its stages report: the clip level of
-# the refining round (sensitivity 2 rho, scale 2 rho / epsilon).
+# each refining round (sensitivity 2 rho, scale 2 rho / epsilon).
 gauss_newton_drawn <- function(mech, clip) {
   st <- mech$stages
-  if (is.null(st$refine) || length(clip) < 2L) return(list())
-  rho <- clip[[2]]
-  e <- st$refine$privacy$epsilon
-  list(stages = list(refine = list(sensitivity = 2 * rho, sigma = 2 * rho / e)),
-       bounds = list(clip = rho))
+  refine <- grep("^refine", names(st), value = TRUE)
+  if (!length(refine) || length(clip) < length(refine) + 1L) return(list())
+  out <- list()
+  for (j in seq_along(refine)) {
+    rho <- clip[[j + 1L]]
+    e <- st[[refine[j]]]$privacy$epsilon
+    out[[refine[j]]] <- list(sensitivity = 2 * rho, sigma = 2 * rho / e)
+  }
+  list(stages = out, bounds = list(clip = unlist(clip[-1L])))
 }

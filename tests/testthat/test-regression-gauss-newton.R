@@ -56,6 +56,15 @@ test_that("the mechanism states its stages before any data, and the release prin
   m3 <- regression_mechanism(S2, n = 40, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
   # tau is optional: the residual bound of the public domain is the upper limit
+  # a first round whose public error exceeds 2 tau: a second refining round
+  m5 <- regression_mechanism(S2, n = 300, epsilon = 1, tau = 0.02, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_named(m5$stages, c("design", "localise", "clip", "refine", "clip2", "refine2"))
+  expect_equal(sum(m5$privacy$split), 1)
+  set.seed(4)
+  D5 <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.01)
+  r5 <- release(m5, D5$x, D5$y)
+  expect_length(r5$bounds$clip, 2L)
+  expect_equal(r5$stages[[6]]$sensitivity, 2 * r5$bounds$clip[2])
   m4 <- regression_mechanism(S2, n = 300, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
   expect_equal(m4$stages$refine$sensitivity, 2 * (0.45 + 0.45 + 0.45))
   expect_true(m4$privacy$private)
