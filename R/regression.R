@@ -174,7 +174,9 @@ print.summary.geodesic_regression <- function(x, ...) {
 }
 
 #' @export
-coef.geodesic_regression <- function(object, ...) object$coef
+coef.geodesic_regression <- function(object, ...) {
+  regression_coef(object$manifold, object$coef$p, object$coef$v, object$coef$x0)
+}
 
 #' @export
 fitted.geodesic_regression <- function(object, ...) object$fitted

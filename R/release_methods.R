@@ -59,7 +59,19 @@ release_band_radius <- function(object, s, level, call = sys.call(-1)) {
 #' @export
 coef.dp_release <- function(object, ...) {
   check_release(object, "object")
-  if (identical(object$statistic, "geodesic_regression")) object$estimate[c("p", "v", "x0")] else object$estimate
+  if (!identical(object$statistic, "geodesic_regression")) return(object$estimate)
+  e <- object$estimate
+  regression_coef(object$manifold, e$p, e$v, e$x0)
+}
+
+# The coefficients of a geodesic (fit or release) as coef() reports them:
+# on euclidean() as lm() does (intercept at x = 0 and slope; a vector for one
+# response, a 2 x d matrix for d), elsewhere list(p, v, x0) (footpoint at
+# x0, the middle of the range, velocity per unit of x).
+regression_coef <- function(M, p, v, x0) {
+  if (!inherits(M, "euclidean")) return(list(p = p, v = v, x0 = x0))
+  b <- rbind(`(Intercept)` = as.numeric(p) - x0 * as.numeric(v), x = as.numeric(v))
+  if (ncol(b) == 1L) stats::setNames(b[, 1], rownames(b)) else b
 }
 
 # The geodesic of a regression release (or its non-private part) in the

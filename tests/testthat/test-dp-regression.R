@@ -424,7 +424,14 @@ test_that("predict(), coef() and print() work in the user's covariate units, foo
   expect_output(print(re), "intercept")
   expect_equal(re$sampler$kind, "exact")
   expect_equal(re$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 2")
-  expect_lt(abs(coef(re)$v - 2), 0.3)
+  # on euclidean() coef() is named as lm()'s: intercept at x = 0 and slope
+  ce <- coef(re)
+  expect_named(ce, c("(Intercept)", "x"))
+  expect_lt(abs(ce[["x"]] - 2), 0.3)
+  expect_equal(ce[["(Intercept)"]], re$estimate$p - re$estimate$x0 * re$estimate$v)
+  fe <- geodesic_regression(euclidean(1), xe, ye)
+  expect_equal(coef(fe), coef(lm(ye ~ xe)), ignore_attr = TRUE, tolerance = 1e-10)
+  expect_named(coef(fe), c("(Intercept)", "x"))
 })
 
 test_that("the private slope of DP linear regression concentrates at the 1/n rate", {
