@@ -152,34 +152,14 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
   # stream are those of the subject-by-subject loop. An interrupt or a
   # time limit lands between blocks.
   g <- cc_outline_grid()
-  nf <- if (variability > 0) 6L else 0L
-  nz <- if (noise > 0) 2L * k else 0L
   bar <- if (interactive() && n >= 2e4) utils::txtProgressBar(max = n, style = 3) else NULL   # ~0.1 ms a subject
   if (!is.null(bar)) on.exit(close(bar), add = TRUE)
   for (first in seq(1L, n, by = 256L)) {
     idx <- first:min(n, first + 255L)
     if (!is.null(bar)) utils::setTxtProgressBar(bar, first - 1L)
-    nb <- length(idx)
-    Z <- matrix(stats::rnorm((nf + nz + 4L) * nb), nf + nz + 4L, nb)
-    f <- if (nf) exp(variability * Z[seq_len(6L), , drop = FALSE]) else matrix(1, 6L, nb)
-    out <- suppressWarnings(cc_outlines(g, age[idx], age_effect, f))
-    if (any(!is.finite(out$x)) || any(!is.finite(out$y))) extreme_error()
-    L <- cc_landmarks_batch(out, k)
-    X <- L$x
-    Y <- L$y
-    if (nz) {
-      sd <- noise * (cc_colmax(X) - cc_colmin(X))
-      X <- X + Z[nf + seq_len(k), , drop = FALSE] * rep(sd, each = k)
-      Y <- Y + Z[nf + k + seq_len(k), , drop = FALSE] * rep(sd, each = k)
-    }
-    last <- Z[nf + nz + 1:4, , drop = FALSE]
-    th <- 3 * pi / 180 * last[1L, ]
-    size <- exp(0.05 * last[2L, ])
-    ct <- rep(cos(th), each = k)
-    st <- rep(sin(th), each = k)
-    sz <- rep(size, each = k)
-    shapes[, 1L, idx] <- sz * (X * ct - Y * st) + rep(100 + 3 * last[3L, ], each = k)
-    shapes[, 2L, idx] <- sz * (X * st + Y * ct) + rep(60 + 3 * last[4L, ], each = k)
+    B <- cc_simulate_block(g, age[idx], age_effect, variability, noise, k)
+    if (is.null(B)) extreme_error()
+    shapes[, , idx] <- B
   }
   if (any(!is.finite(shapes))) extreme_error()
   mean_out <- cc_outlines(g, stats::median(age), age_effect, matrix(1, 6L, 1L))

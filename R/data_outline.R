@@ -142,3 +142,36 @@ local_seed <- function(seed, frame = parent.frame()) {
                             sample.kind = "Rejection"))
   invisible(NULL)
 }
+
+# One block of simulated subjects (a k x 2 x nb array, nb = length(age)),
+# its normal variates drawn at once in the order the subject-by-subject
+# loop took them (6 shape factors, 2k landmark noises, rotation, size, 2
+# shifts; none where the standard deviation is 0, as rnorm() draws none);
+# NULL when the outline is not representable.
+cc_simulate_block <- function(g, age, age_effect, variability, noise, k) {
+  nb <- length(age)
+  nf <- if (variability > 0) 6L else 0L
+  nz <- if (noise > 0) 2L * k else 0L
+  Z <- matrix(stats::rnorm((nf + nz + 4L) * nb), nf + nz + 4L, nb)
+  f <- if (nf) exp(variability * Z[seq_len(6L), , drop = FALSE]) else matrix(1, 6L, nb)
+  out <- suppressWarnings(cc_outlines(g, age, age_effect, f))
+  if (any(!is.finite(out$x)) || any(!is.finite(out$y))) return(NULL)
+  L <- cc_landmarks_batch(out, k)
+  X <- L$x
+  Y <- L$y
+  if (nz) {
+    sd <- noise * (cc_colmax(X) - cc_colmin(X))
+    X <- X + Z[nf + seq_len(k), , drop = FALSE] * rep(sd, each = k)
+    Y <- Y + Z[nf + k + seq_len(k), , drop = FALSE] * rep(sd, each = k)
+  }
+  last <- Z[nf + nz + 1:4, , drop = FALSE]
+  th <- 3 * pi / 180 * last[1L, ]
+  size <- exp(0.05 * last[2L, ])
+  ct <- rep(cos(th), each = k)
+  st <- rep(sin(th), each = k)
+  sz <- rep(size, each = k)
+  B <- array(0, c(k, 2L, nb))
+  B[, 1L, ] <- sz * (X * ct - Y * st) + rep(100 + 3 * last[3L, ], each = k)
+  B[, 2L, ] <- sz * (X * st + Y * ct) + rep(60 + 3 * last[4L, ], each = k)
+  B
+}
