@@ -49,15 +49,15 @@ linear_weight <- function(r, Rc, V) {
 # Domains in chart coordinates: per block |z| <= outer and |z - center| <= inner.
 
 domain_block <- function(outer, d, center = numeric(d), inner = Inf) {
-  list(outer = outer, center = as.numeric(center), inner = if (is.finite(inner)) inner else -1)
+  list(outer = outer, center = as.numeric(center), inner = inner)
 }
 block_extent <- function(bl) {
-  if (bl$inner < 0) bl$outer else min(bl$outer, sqrt(sum(bl$center^2)) + bl$inner)
+  if (is.infinite(bl$inner)) bl$outer else min(bl$outer, sqrt(sum(bl$center^2)) + bl$inner)
 }
 # Public lower bound of the share of the smaller ball lying in the other
 # (the centre of the inner ball lies in the outer one).
 block_fraction <- function(bl) {
-  if (bl$inner < 0) return(1)
+  if (is.infinite(bl$inner)) return(1)
   k <- length(bl$center)
   c0 <- sqrt(sum(bl$center^2))
   small <- min(bl$inner, bl$outer)

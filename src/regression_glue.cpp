@@ -5,7 +5,11 @@
 #include <dpmanifold_core/regression.hpp>
 
 namespace {
-double tau_or_inf(double tau) { return tau > 0 ? tau : std::numeric_limits<double>::infinity(); }
+// The clip level of the residuals: positive; Inf means no clipping.
+double residual_clip(double tau) {
+  if (!(tau > 0)) throw std::invalid_argument("tau must be positive (Inf: no clipping)");
+  return tau;
+}
 }
 
 // [[Rcpp::export]]
@@ -30,13 +34,13 @@ Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y,
   DPM_GLUE_END
 }
 
-// tau <= 0 means no clipping.
+// tau = Inf: no clipping.
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v,
                                    double tau) {
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
-  dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
+  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
   auto g = dpm::regression_gradient(P, p, v);
   return Rcpp::List::create(Rcpp::Named("p") = g.gp, Rcpp::Named("v") = g.gv,
                             Rcpp::Named("energy") = g.energy, Rcpp::Named("clipped") = g.clipped);
@@ -54,9 +58,8 @@ double cpp_regression_energy(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, V
 
 namespace {
 dpm::BallPair ball_pair_from_r(const Rcpp::List& b) {
-  double inner = Rcpp::as<double>(b["inner"]);
-  return {Rcpp::as<double>(b["outer"]), Rcpp::as<VectorXd>(b["center"]),
-          inner > 0 ? inner : std::numeric_limits<double>::infinity()};
+  // inner = Inf: no ball around the first stage's release
+  return {Rcpp::as<double>(b["outer"]), Rcpp::as<VectorXd>(b["center"]), Rcpp::as<double>(b["inner"])};
 }
 dpm::RegressionDomain domain_from_r(const Rcpp::List& dom) {
   return {ball_pair_from_r(dom["a"]), ball_pair_from_r(dom["b"])};
@@ -124,7 +127,7 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, t, Y, tau_or_inf(tau)};
+  dpm::RegressionProblem P{*m, t, Y, residual_clip(tau)};
   dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
   dpm::RegressionDomain dom = domain_from_r(domain);
   dpm::ChartKngTarget target{P, chart, sigma, w};
@@ -207,7 +210,7 @@ Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
+  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
   dpm::FootpointKngTarget target{P, p_hat, v_hat, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::PointSpace{*m, dpm::Ball(*m, center, R)}, target, p0, sigma, s, rng);
@@ -222,7 +225,7 @@ Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, x, Y, tau_or_inf(tau)};
+  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
   dpm::VelocityKngTarget target{P, p, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::TangentBallSpace{*m, p, V}, target, v0, sigma, s, rng);
