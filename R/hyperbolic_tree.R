@@ -106,16 +106,8 @@ hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
   G[[r]] <- diag(3)
   # B(tau): the boost taking the origin to (cosh tau, sinh tau, 0)
   boost_flip <- hyperbolic_boost(c(cosh(tau), sinh(tau), 0), diag(3)) %*% lorentz_rotation(pi)
-  # breadth first through a preallocated queue (head and tail pointers):
-  # linear in N (dropping the head with queue[-1L] copied the queue at every
-  # node: 41 s for a star of 4e4 nodes)
-  queue <- integer(N)
-  queue[1L] <- r
-  head <- 1L
-  tail <- 1L
-  while (head <= tail) {
-    p <- queue[head]
-    head <- head + 1L
+  # parents before children (breadth first)
+  for (p in bfs_order(tr$children, r)) {
     kids <- tr$children[[p]]
     if (!length(kids)) next
     is_root <- p == r
@@ -123,8 +115,6 @@ hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
     theta <- 2 * pi * (seq_along(kids) - is_root) / k
     Gp <- G[[p]]
     for (j in seq_along(kids)) G[[kids[j]]] <- Gp %*% lorentz_rotation(theta[j]) %*% boost_flip
-    queue[tail + seq_along(kids)] <- kids
-    tail <- tail + length(kids)
   }
   P <- t(vapply(G, function(g) g[, 1], numeric(3)))
   P[, 1] <- sqrt(1 + P[, 2]^2 + P[, 3]^2)  # on the sheet to rounding
@@ -219,22 +209,32 @@ merge_parents <- function(merge, labels, call) {
 
 # Depth (edges from the root) of every node; NA for nodes the root does not reach.
 tree_depths <- function(parent, children, root) {
-  # breadth first, linear in N: a preallocated queue with head and tail
-  # pointers (each node has one parent, so it is queued at most once)
   depth <- rep(NA_integer_, length(parent))
   depth[root] <- 0L
-  queue <- integer(length(parent))
+  for (p in bfs_order(children, root)) {
+    kids <- children[[p]]
+    if (length(kids)) depth[kids] <- depth[p] + 1L
+  }
+  depth
+}
+
+# The nodes the root reaches, breadth first (every parent before its
+# children), through a preallocated queue with head and tail pointers:
+# linear in N (dropping the head with queue[-1L] copied the queue at every
+# node: 41 s for a star of 4e4 nodes). Each node has one parent, so it is
+# queued at most once.
+bfs_order <- function(children, root) {
+  queue <- integer(length(children))
   queue[1L] <- root
   head <- 1L
   tail <- 1L
   while (head <= tail) {
-    p <- queue[head]
+    kids <- children[[queue[head]]]
     head <- head + 1L
-    kids <- children[[p]]
-    if (!length(kids)) next
-    depth[kids] <- depth[p] + 1L
-    queue[tail + seq_along(kids)] <- kids
-    tail <- tail + length(kids)
+    if (length(kids)) {
+      queue[tail + seq_along(kids)] <- kids
+      tail <- tail + length(kids)
+    }
   }
-  depth
+  queue[seq_len(tail)]
 }
