@@ -69,6 +69,10 @@ release_layout <- function(M, X, arg, call = sys.call(-1)) {
 # privacy-leak warning. Returns list(center, radius, inferred).
 public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
   inferred <- character()
+  # (Xa = NULL: a mechanism built from public inputs only)
+  if (is.null(Xa) && (is.null(center) || is.null(radius))) {
+    abort_arg(if (is.null(center)) "center" else "radius", "is required: a mechanism is built from public bounds only", call)
+  }
   if (is.null(center) || is.null(radius)) {
     # (a bound from the data: already not private; points double precision
     # does not hold are left out of it)

@@ -28,10 +28,7 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
   if (missing(radius)) abort_arg("radius", "is required: a mechanism is built from public bounds only")
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale)
-  C <- as_data_points(M, center, "center")
-  if (ncol(C) != 1L) abort_arg("center", "must be a single point")
-  check_radius(M, radius)
-  ball <- list(center = C[, 1], radius = as.numeric(radius))
+  ball <- public_ball(M, NULL, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   build_frechet_mechanism(M, n, opts, ball, footpoint = f)
 }

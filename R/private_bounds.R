@@ -45,14 +45,13 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
                 sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
                         manifold_label(M)), call)
     }
-    C <- as_data_points(M, center, "center", call = call)
-    check_radius(M, radius, call = call)
+    coarse <- public_ball(M, NULL, center, radius, call = call)
     mech <- build_frechet_mechanism(M, n, list(mechanism = NULL, privacy = list(type = "pure", epsilon = e_c, delta = 0),
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),
                                                seed_scale = FALSE),
-                                    list(center = C[, 1], radius = radius), call = call)
+                                    coarse, call = call)
     ctr <- to_ambient(M, release_frechet_points(mech, Xa, call = call)$estimate, "center")[, 1]
-    rmax <- min(rmax, radius + cpp_dist(M, matrix(C[, 1]), matrix(ctr)))
+    rmax <- min(rmax, radius + cpp_dist(M, matrix(coarse$center), matrix(ctr)))
     st <- mech$stages[[1]]
     st$name <- "center"
     st$detail <- paste(c(st$detail, "on the coarse public ball"), collapse = ", ")

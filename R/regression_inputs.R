@@ -20,8 +20,7 @@ private_covariate <- function(x, n, x_range, call = sys.call(-1)) {
     }
     inferred <- "x_range"
   }
-  ok <- is.numeric(x_range) && length(x_range) == 2 && all(is.finite(x_range)) && x_range[2] > x_range[1]
-  if (!ok) abort_arg("x_range", "must be two finite increasing numbers", call)
+  check_x_range(x_range, call)
   x_range <- as.numeric(x_range)
   t <- (x - mean(x_range)) / diff(x_range)
   clamped <- sum(t < -0.5 | t > 0.5)

@@ -35,13 +35,11 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
   for (a in c("center", "radius", "x_range")) {
     if (eval(call("missing", as.name(a)))) abort_arg(a, "is required: a mechanism is built from public bounds only")
   }
-  C <- as_data_points(M, center, "center")
-  if (ncol(C) != 1L) abort_arg("center", "must be a single point")
-  check_radius(M, radius)
+  ball <- public_ball(M, NULL, center, radius)
   check_x_range(x_range)
   opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, match.arg(method), tau, p_radius, v_bound,
                              localise, weight, match.arg(sampler), mcmc)
-  build_regression_mechanism(M, n, opts, list(center = C[, 1], radius = as.numeric(radius)), as.numeric(x_range))
+  build_regression_mechanism(M, n, opts, ball, as.numeric(x_range))
 }
 
 # The options of a regression release, validated (public inputs).

@@ -76,12 +76,6 @@ struct RegressionRelease {
 
 namespace detail {
 
-// Laplace(0, scale).
-inline double laplace(double scale, Rng& rng) {
-  const double e = rng.exponential() * scale;
-  return rng.uniform() < 0.5 ? -e : e;
-}
-
 // Rows j of L such that inner(p, B_j, w) = L_j . w for every tangent w at p
 // (the basis lowered by the metric; the inner product is linear in w).
 inline Mat lowered_basis(const Manifold& M, const Vec& p, const Mat& B) {
@@ -117,8 +111,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   const double nd = static_cast<double>(n);
 
   // 1. design (inst/proofs/regression-gauss-newton.md, section 2)
-  double St = t.sum() + detail::laplace(s.scale_st, rng);
-  double Stt = t.squaredNorm() + detail::laplace(s.scale_stt, rng);
+  double St = t.sum() + laplace_draw(s.scale_st, rng);
+  double Stt = t.squaredNorm() + laplace_draw(s.scale_stt, rng);
   St = std::min(std::max(St, -nd / 2), nd / 2);
   Stt = std::min(std::max(Stt, 0.0), nd / 4);
   // variance of the centred S_tt - S_t^2 / n from the design noise: its own

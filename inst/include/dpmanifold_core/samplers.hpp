@@ -82,12 +82,15 @@ inline int draw_index(const std::vector<double>& score, Rng& rng) {
   return static_cast<int>(cum.size()) - 1;
 }
 
+// Laplace(0, scale): an exponential length with a fair sign.
+inline double laplace_draw(double scale, Rng& rng) {
+  const double e = rng.exponential() * scale;
+  return rng.uniform() < 0.5 ? -e : e;
+}
+
 // Laplace(0, scale) in each coordinate of z.
 inline void laplace_noise(Vec& z, double scale, Rng& rng) {
-  for (Eigen::Index i = 0; i < z.size(); ++i) {
-    const double e = rng.exponential() * scale;
-    z(i) = rng.uniform() < 0.5 ? -e : e;
-  }
+  for (Eigen::Index i = 0; i < z.size(); ++i) z(i) = laplace_draw(scale, rng);
 }
 
 // ---------------------------------------------------------------------------
