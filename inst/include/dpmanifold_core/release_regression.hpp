@@ -83,6 +83,8 @@ inline Mat lowered_basis(const Manifold& M, const Vec& p, const Mat& B) {
   Mat L(B.cols(), D);
   Vec e = Vec::Zero(D);
   for (Eigen::Index k = 0; k < D; ++k) {
+    // D x d inner products: large for many landmarks, so interruptible
+    poll_interrupt(static_cast<double>(B.cols()) * static_cast<double>(D));
     e(k) = 1.0;
     for (Eigen::Index j = 0; j < B.cols(); ++j) L(j, k) = M.inner(p, B.col(j), e);
     e(k) = 0.0;
@@ -150,8 +152,10 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // coordinates of the clipped residuals in an orthonormal basis at p
     const Mat B = M.tangent_basis(p);
     const Mat L = detail::lowered_basis(M, p, B);
-    for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if ((i & 0xFFFF) == 0) poll_interrupt(65536.0);
       if (len[i] > rho) back.col(i) *= rho / len[i];
+    }
     const Vec Tp0 = back * wplus, Tm0 = back * wminus;  // ambient sums (linear in the columns)
     Vec Tp = L * Tp0, Tm = L * Tm0;
     euclidean_laplace_noise(nu, 2.0 * rho / r.epsilon, rng);
