@@ -13,7 +13,7 @@
 #' covariate with Laplace noise; (2) a localising round: the least-squares
 #' line of the tangent coordinates of the responses at `center`, from their
 #' moments with K-norm noise; (3) from \eqn{n\epsilon \ge 150}, a clip level
-#' chosen privately, the 0.9-quantile of the residual norms at the
+#' chosen privately, the 0.6-quantile of the residual norms at the
 #' localised geodesic by the exponential mechanism over a grid below `tau`;
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances (stages 3-4

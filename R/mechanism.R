@@ -153,12 +153,16 @@ print_stages <- function(stages) {
 
 # The dp_release of a mechanism: its facts, the estimate and the facts that
 # an earlier private stage fixed (`drawn`: named lists of sensitivity /
-# sigma / bounds entries that replace the mechanism's).
+# sigma / bounds entries that replace the mechanism's). Those are private
+# outputs like the estimate (post-processing of a DP draw, free to differ
+# between neighbours); the release lists them in `private_draws`.
 release_object <- function(mech, estimate, drawn = list(), nonprivate = NULL, call = NULL, ...) {
+  if (length(drawn)) {
+    rel <- release_object(mech, estimate, list(), nonprivate, call, ..., private_draws = drawn)
+    return(with_private_draws(rel, drawn))
+  }
   stages <- mech$stages
-  for (nm in names(drawn$stages)) stages[[nm]][names(drawn$stages[[nm]])] <- drawn$stages[[nm]]
-  bounds <- utils::modifyList(mech$bounds, drawn$bounds %||% list())
-  bounds <- bounds[!vapply(bounds, is.null, logical(1))]
+  bounds <- mech$bounds[!vapply(mech$bounds, is.null, logical(1))]
   privacy <- privacy_parameters(mech$privacy, "split")
   privacy$not_private <- mech$privacy$not_private
   new_dp_release(
@@ -167,6 +171,23 @@ release_object <- function(mech, estimate, drawn = list(), nonprivate = NULL, ca
     sensitivity = stage_values(stages, "sensitivity"), sigma = stage_values(stages, "sigma"),
     bounds = bounds, n = mech$n, sampler = mechanism_sampler(stages), nonprivate = nonprivate,
     call = call, stages = unname(lapply(stages, stage_public)), ...)
+}
+
+# A release with the values an earlier private stage drew written into its
+# stages, sensitivity, sigma and bounds (one home for where they go: the
+# neighbour tests swap them between releases with this too).
+with_private_draws <- function(rel, drawn) {
+  names_of <- vapply(rel$stages, function(s) s$name, "")
+  for (nm in names(drawn$stages)) {
+    vals <- drawn$stages[[nm]]
+    j <- match(nm, names_of)
+    rel$stages[[j]][names(vals)] <- vals
+  }
+  rel$sensitivity <- stage_values(rel$stages, "sensitivity")
+  rel$sigma <- stage_values(rel$stages, "sigma")
+  for (k in names(drawn$bounds)) rel$bounds[[k]] <- drawn$bounds[[k]]
+  rel$private_draws <- drawn
+  rel
 }
 
 # The notion and its parameters of a privacy list (and `extra` fields),

@@ -12,9 +12,10 @@
 # the clip level is chosen privately (below it the clip stage's noise
 # costs more than a loose tau), the n epsilon below which one round (the
 # tangent release) is run, the target quantile and the number of grid levels
-# (tau_e 2^(-j/2), j = 0..levels).
+# (tau_e 2^(-j/2), j = 0..levels), and the half-width of the covariate's
+# working window in design standard deviations (proof section 3).
 .gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 150, two_rounds_min_neps = 50,
-                      quantile = 0.9, levels = 8L, shift = 1, third = 2, localise3 = 0.3)
+                      quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -26,8 +27,23 @@ design_stage <- function(eG) {
 }
 
 # One round of the C++ spec.
-ssp_round <- function(e, upper, eq = 0, grid = upper) {
-  list(epsilon = e, clip_upper = upper, epsilon_clip = eq, quantile = .gauss_newton$quantile, grid = grid)
+ssp_round <- function(e, upper, eq = 0, grid = upper, d = 1L) {
+  q <- .gauss_newton$quantile
+  list(epsilon = e, clip_upper = upper, epsilon_clip = eq, quantile = q, grid = grid,
+       gain = if (eq > 0) clip_gain(q, d) else 1)
+}
+
+# The mean slope of the clipped residual map z -> z min(1, rho / |z|) when
+# rho is the q-quantile of |z| and z is isotropic Gaussian in R^d: q (the
+# unclipped records, slope 1) plus, for the clipped ones, (d - 1) / d times
+# rho / |z| (the tangential part). A Gauss-Newton step from clipped
+# residuals is this much too short; dividing by it restores the step. A
+# public constant: it scales steps, never the noise a record meets.
+clip_gain <- function(q, d) {
+  if (q >= 1) return(1)
+  c <- sqrt(stats::qchisq(q, d))
+  tail <- stats::integrate(function(r) c / r * stats::dchisq(r^2, d) * 2 * r, c, Inf)$value
+  q + (d - 1) / d * tail
 }
 
 gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
@@ -80,12 +96,13 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     stages <- c(stages, list(dp_stage(paste0("refine", sfx), "knorm", epsilon = eT, sensitivity = 2 * up,
                                       sigma = 2 * up / eT, proof = "regression-gauss-newton",
                                       detail = "Gauss-Newton step from clipped residuals")))
-    rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid) else ssp_round(eT, up)))
+    rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid, d) else ssp_round(eT, up)))
     ups[j] <- up
     prev <- round_error(up, eT)
   }
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0,
-                          prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, rounds = rounds))
+                          prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, window = g$window,
+                          rounds = rounds))
   list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = ups))
 }
 
@@ -100,7 +117,7 @@ tangent_plan <- function(M, n, eps, r) {
                  dp_stage("moments", "knorm", epsilon = eT, sensitivity = 2 * r, sigma = 2 * r / eT,
                           proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"))
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = Inf, V0 = Inf, prior_a = Inf, prior_b = Inf,
-                          step_var = 0, rounds = list(ssp_round(eT, r))))
+                          step_var = 0, window = .gauss_newton$window, rounds = list(ssp_round(eT, r))))
   list(stages = stages, spec = list(cpp = cpp))
 }
 

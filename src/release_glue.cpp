@@ -105,6 +105,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
   s.prior_b = Rcpp::as<double>(spec["prior_b"]);
   s.step_var = Rcpp::as<double>(spec["step_var"]);
   if (spec.containsElementNamed("design_weight")) s.design_weight = Rcpp::as<double>(spec["design_weight"]);
+  if (spec.containsElementNamed("window")) s.window = Rcpp::as<double>(spec["window"]);
   const Rcpp::List rounds = spec["rounds"];
   for (R_xlen_t k = 0; k < rounds.size(); ++k) {
     const Rcpp::List r = rounds[k];
@@ -114,6 +115,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     x.epsilon_clip = Rcpp::as<double>(r["epsilon_clip"]);
     x.quantile = Rcpp::as<double>(r["quantile"]);
     x.grid = Rcpp::as<std::vector<double>>(r["grid"]);
+    if (r.containsElementNamed("gain")) x.gain = Rcpp::as<double>(r["gain"]);
     s.rounds.push_back(x);
   }
   return s;

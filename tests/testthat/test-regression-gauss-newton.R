@@ -188,14 +188,15 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   res <- abs(stats::lm.fit(cbind(1, x - 0.5), as.numeric(ya))$residuals)
   grid <- spec$rounds[[2]]$grid
   cnt <- vapply(grid, function(g) sum(res <= g), numeric(1))
-  w <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - 0.9 * n) / 2)
+  q <- spec$rounds[[2]]$quantile
+  w <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - q * n) / 2)
   prob <- w / sum(w)
   obs <- tabulate(match(draws, grid), length(grid))
   keep <- prob * 3000 >= 5
   stat <- sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep]))
   expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 0.001)
-  # power: the same draws against the law with the quantile 0.5 are rejected
-  w5 <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - 0.5 * n) / 2)
+  # power: the same draws against the law with the quantile 0.3 lower are rejected
+  w5 <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - (q - 0.3) * n) / 2)
   p5 <- w5 / sum(w5)
   k5 <- p5 * 3000 >= 5
   stat5 <- sum((obs[k5] - 3000 * p5[k5])^2 / (3000 * p5[k5]))

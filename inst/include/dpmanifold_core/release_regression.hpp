@@ -47,6 +47,7 @@ struct SspRound {
   double epsilon_clip = 0.0;  // > 0: the clip level is chosen privately at this share
   double quantile = 0.9;      // its target quantile of the residual norms
   std::vector<double> grid;   // its candidate levels (increasing, all <= clip_upper)
+  double gain = 1.0;          // public mean slope of the clipped residual map (a step is divided by it)
 };
 
 struct RegressionReleaseSpec {
@@ -60,6 +61,7 @@ struct RegressionReleaseSpec {
   double prior_a = 1.0, prior_b = 1.0;     // public variance per coordinate of the start
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
   double design_weight = 1.0;              // weight of the design noise in the step's variance
+  double window = 0.0;                     // > 0: the working window of the covariate (design sds)
 };
 
 struct RegressionRelease {
@@ -124,17 +126,36 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   const double var_c = 2.0 * s.scale_stt * s.scale_stt + 8.0 * m0 * m0 * s.scale_st * s.scale_st;
   const ReleasedDesign G{nd, St, std::max(Stt - St * St / nd, std::max(s.floor_stt, std::sqrt(var_c)))};
   const double m = G.mean();
-  const double wp = 0.5 - m, wm = 0.5 + m;
+  // The working window of the covariate, from the released design only
+  // (post-processing): the design mean plus or minus `window` standard
+  // deviations (each widened by twice its noise sd), within the public
+  // range. Every covariate is clamped to it and the moment weights
+  // 1/2 +- u run over it, so a design bunched in part of the range uses the
+  // whole weight span: the same sensitivity, a slope signal 1/w larger.
+  // Exact (no record moves) whenever the design lies in the window.
+  double lo = -0.5, hi = 0.5;
+  if (s.window > 0.0) {
+    const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
+    const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
+    lo = std::max(-0.5, m - s.window * s_hi - 2.0 * sd_m);
+    hi = std::min(0.5, m + s.window * s_hi + 2.0 * sd_m);
+  }
+  const double wc = 0.5 * (lo + hi), ww = hi - lo;
+  const Vec tc = t.cwiseMax(lo).cwiseMin(hi);
+  const double mu = (m - wc) / ww;     // the design mean in window units
+  const double Sttc_u = G.Sttc / (ww * ww);
+  const double wp = 0.5 - mu, wm = 0.5 + mu;
 
   // 2. rounds
   Vec p = s.center, v = Vec::Zero(s.center.size());
   double Va = s.prior_a, Vb = s.prior_b;
   Mat back(Y.rows(), n);
   std::vector<double> len(n);
-  Vec wplus = (0.5 + t.array()).matrix(), wminus = (0.5 - t.array()).matrix();
+  const Vec u = ((tc.array() - wc) / ww).matrix();
+  const Vec wplus = (0.5 + u.array()).matrix(), wminus = (0.5 - u.array()).matrix();
   Vec nu(d);
   for (const SspRound& r : s.rounds) {
-    regression_residuals(M, p, v, t, Y, back, len.data());
+    regression_residuals(M, p, v, tc, Y, back, len.data());
     double rho = r.clip_upper;
     if (r.epsilon_clip > 0.0 && !r.grid.empty()) {
       // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1
@@ -163,8 +184,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     euclidean_laplace_noise(nu, 2.0 * rho / r.epsilon, rng);
     Tm += nu;
     // least squares on the released design
-    const Vec Sz = Tp + Tm, Stz = (Tp - Tm) / 2.0;
-    const Vec bh = (Stz - G.St * Sz / nd) / G.Sttc;
+    // (the slope per unit of u, then per unit of t)
+    const Vec Sz = Tp + Tm, Suz = (Tp - Tm) / 2.0;
+    const Vec bh = (Suz - mu * Sz) / (Sttc_u * ww * r.gain);
     // The combination runs in the parametrisation centred at the released
     // mean m of the design: the line's value at t = m (the LS intercept
     // there, Sz / n) and its slope have nearly uncorrelated noise, so they
@@ -172,16 +194,17 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // the line about the wrong point when the design is bunched away from
     // the middle of the range. Public noise variances per coordinate: the
     // moment noise, and the design noise times the released step.
-    const double sm = (d + 1.0) * std::pow(2.0 * rho / r.epsilon, 2);
+    const double sm = (d + 1.0) * std::pow(2.0 * rho / (r.epsilon * r.gain), 2);
     const double b2 = bh.squaredNorm() / d;
-    const double Ub = sm * (wp * wp + wm * wm) / (G.Sttc * G.Sttc) + b2 * var_c / (G.Sttc * G.Sttc) * s.design_weight;
+    const double Ub = sm * (wp * wp + wm * wm) / (Sttc_u * Sttc_u * ww * ww) +
+                      b2 * var_c / (G.Sttc * G.Sttc) * s.design_weight;
     const double Ua = sm * 2.0 / (nd * nd) + b2 * 2.0 * s.scale_st * s.scale_st / (nd * nd);
     // (an infinite prior variance: no weighting, the step itself)
     const double ka = std::isinf(Va) ? 1.0 : Va / (Va + Ua), kb = std::isinf(Vb) ? 1.0 : Vb / (Vb + Ub);
     Va = (std::isinf(Va) ? Ua : Va * Ua / (Va + Ua)) + s.step_var;
     Vb = (std::isinf(Vb) ? Ub : Vb * Ub / (Vb + Ub)) + s.step_var;
     const Vec step_b = kb * bh;
-    const Vec step_a = ka * (Sz / nd) - m * step_b;  // back to the footpoint at t = 0
+    const Vec step_a = ka * (Sz / (nd * r.gain)) - m * step_b;  // back to the footpoint at t = 0
     // the step in the chart at p: (step_a, coords(v) + step_b)
     Vec x(2 * d);
     x.head(d) = step_a;
