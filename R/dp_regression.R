@@ -10,16 +10,18 @@
 #' **The default, `method = "gauss_newton"`: exact epsilon-DP on every
 #' manifold.** Four stages, composed (their budgets add up to `epsilon`):
 #' (1) the design sums \eqn{\sum t_i}, \eqn{\sum t_i^2} of the rescaled
-#' covariate with Laplace noise; (2) a localising round: the least-squares
-#' line of the tangent coordinates of the responses at `center`, from their
-#' moments with K-norm noise; (3) from \eqn{n\epsilon \ge 150}, a clip level
+#' covariate with Laplace noise; (2) a localising stage: on manifolds of
+#' dimension 1 or 2 the exponential mechanism over a public net of
+#' geodesics scored by their clipped energy, otherwise the least-squares
+#' line of the tangent coordinates of the responses at `center` from their
+#' moments with K-norm noise; (3) from \eqn{n\epsilon \ge 90}, a clip level
 #' chosen privately, the 0.6-quantile of the residual norms at the
 #' localised geodesic by the exponential mechanism over a grid below `tau`;
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances (stages 3-4
 #' run twice when the first round's public error exceeds twice `tau`). Every
 #' sampler is exact (no chain); each record is read once per round. Below
-#' \eqn{n\epsilon = 50}, or below 150 when the first round's public error
+#' \eqn{n\epsilon = 50}, or below 90 when the first stage's public error
 #' exceeds `tau`, one round is run (the `"tangent"` release). The error
 #' falls like \eqn{1/(n\epsilon)}.
 #'
@@ -30,7 +32,7 @@
 #' study recruits); values outside are clamped. `tau`: an upper limit on
 #' residual norms; the default method only clips at most there and chooses
 #' its own level privately, so a loose `tau` (or none: the largest residual
-#' the domain allows) costs little once \eqn{n\epsilon \ge 150}; a tight
+#' the domain allows) costs little once \eqn{n\epsilon \ge 90}; a tight
 #' one helps below. Bounds left out are taken from the data with a
 #' [dpmanifold_privacy_leak] warning, and the release says it is not
 #' private. [regression_mechanism()] builds the mechanism from these

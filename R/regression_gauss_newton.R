@@ -14,8 +14,10 @@
 # tangent release) is run, the target quantile and the number of grid levels
 # (tau_e 2^(-j/2), j = 0..levels), and the half-width of the covariate's
 # working window in design standard deviations (proof section 3).
-.gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 150, two_rounds_min_neps = 50,
-                      quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2)
+.gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
+                      quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2,
+                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.5,
+                      localise_net = 0.45)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -66,20 +68,25 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # cannot bring the line within tau_e). Public rules.
   round_error <- function(rho, e) sqrt(8 * d * (d + 1)) * 2 * rho / (n * e)
   e1 <- g$localise * (eps - eG)
-  shift1 <- round_error(r, e1)
-  if (!clip && shift1 > tau_e) return(tangent_plan(M, n, eps, r))
-  three <- clip && shift1 > g$third * tau_e
-  if (three) e1 <- g$localise3 * (eps - eG)
-  shift1 <- round_error(r, e1)
+  loc <- localisation(M, n, e1, r, tau_e, R0, V0)
+  if (!is.null(loc$spec$net)) {
+    # the net's draw is worth a larger share (its error falls like
+    # 1 / sqrt(n e1), and the refining round then clips lower)
+    e1 <- g$localise_net * (eps - eG)
+    loc <- localisation(M, n, e1, r, tau_e, R0, V0)
+  }
+  if (!clip && loc$error > tau_e) return(tangent_plan(M, n, eps, r))
+  three <- clip && loc$error > g$third * tau_e
+  if (three) {
+    e1 <- g$localise3 * (eps - eG)
+    loc <- localisation(M, n, e1, r, tau_e, R0, V0)
+  }
   k <- if (three) 2L else 1L
   e_ref <- rep((eps - eG - e1) / k, k)
   des <- design_stage(eG)
-  stages <- list(
-    des$stage,
-    dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
-             proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"))
-  rounds <- list(ssp_round(e1, r))
-  prev <- shift1
+  stages <- list(des$stage, loc$stage)
+  rounds <- loc$rounds
+  prev <- loc$error
   ups <- numeric(k)
   for (j in seq_len(k)) {
     sfx <- if (j == 1L) "" else as.character(j)
@@ -102,8 +109,61 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   }
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0,
                           prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, window = g$window,
-                          rounds = rounds))
+                          rounds = rounds), loc$spec)
   list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = ups))
+}
+
+# The localising stage at share e1, whichever has the smaller public error
+# (root mean square of the line over an even design): the moments of the
+# tangent coordinates at the centre (K-norm, sensitivity 2r: error
+# sqrt(8 d (d + 1)) 2 r / (n e1)), or, on manifolds of dimension 1 or 2 and
+# when the work n x (net size) is bounded, the exponential mechanism over a
+# public net of geodesics scored by their energy clipped at tau_e
+# (sensitivity 1 in units of tau_e^2: error about tau_e sqrt(2 d / (n e1))
+# plus the net's spacing), which falls like 1 / sqrt(n e1) instead of
+# 1 / (n e1). Public rules. Proof section 3b.
+localisation <- function(M, n, e1, r, tau_e, R0, V0) {
+  d <- M$dim
+  knorm <- list(error = sqrt(8 * d * (d + 1)) * 2 * r / (n * e1),
+                stage = dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
+                                 proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"),
+                rounds = list(ssp_round(e1, r)), spec = list())
+  if (d > .gauss_newton$net_max_dim) return(knorm)
+  tau_e <- min(tau_e, .gauss_newton$net_clip_r * r)
+  net <- localisation_net(d, tau_e, R0, V0)
+  N <- ncol(net$points)
+  if (n * N > .gauss_newton$net_max_work || n * e1 < 2 * (log(N) + 5)) return(knorm)
+  # (the draw's own spread decides; the spacing only enters the weights,
+  # as the refining rounds remove it)
+  if (tau_e * sqrt(2 * d / (n * e1)) >= knorm$error) return(knorm)
+  var_a <- tau_e^2 / (n * e1) + net$h[1]^2 / 12
+  var_b <- 12 * tau_e^2 / (n * e1) + net$h[2]^2 / 12
+  err <- sqrt(d * (var_a + var_b / 12))
+  list(error = err,
+       stage = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = 1, sigma = 2 / e1,
+                        proof = "regression-gauss-newton",
+                        detail = sprintf("energy clipped at %.3g of %d geodesics on a public net", tau_e, N)),
+       rounds = list(),
+       spec = list(net = net$points, net_epsilon = e1, net_clip = tau_e, net_var_a = var_a, net_var_b = var_b))
+}
+
+# The public net: chart coordinates (a, b) at the centre on square grids of
+# the domain balls |a| <= R0 (spacing tau_e / 2, a line's shift) and
+# |b| <= V0 (spacing tau_e, as b moves the ends of the range by b / 2),
+# coarsened to at most net_block points per ball.
+localisation_net <- function(d, tau_e, R0, V0) {
+  cap <- .gauss_newton$net_block
+  ball_grid <- function(R, h) {
+    h <- max(h, R * (if (d == 1L) 2 / (cap - 1) else sqrt(pi / cap)))
+    k <- floor(R / h)
+    g <- as.matrix(expand.grid(rep(list((-k:k) * h), d)))
+    list(points = g[sqrt(rowSums(g^2)) <= R + 1e-12, , drop = FALSE], h = h)
+  }
+  A <- ball_grid(R0, tau_e / 2)
+  B <- ball_grid(V0, tau_e)
+  ia <- rep(seq_len(nrow(A$points)), times = nrow(B$points))
+  ib <- rep(seq_len(nrow(B$points)), each = nrow(A$points))
+  list(points = t(cbind(A$points[ia, , drop = FALSE], B$points[ib, , drop = FALSE])), h = c(A$h, B$h))
 }
 
 # The tangent release: one round at the centre, the whole budget on the

@@ -96,6 +96,7 @@ mechanism_label <- function(m) {
          tangent = "sufficient-statistics perturbation at the centre",
          knorm = "K-norm mechanism", laplace_sums = "Laplace mechanism",
          exponential_grid = "exponential mechanism over a finite grid",
+         exponential_net = "exponential mechanism over a public net of geodesics",
          linearised = "exponential mechanism (localisation), then SSP of the linearised residuals", m)
 }
 

@@ -106,6 +106,13 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
   s.step_var = Rcpp::as<double>(spec["step_var"]);
   if (spec.containsElementNamed("design_weight")) s.design_weight = Rcpp::as<double>(spec["design_weight"]);
   if (spec.containsElementNamed("window")) s.window = Rcpp::as<double>(spec["window"]);
+  if (spec.containsElementNamed("net")) {
+    s.net = Rcpp::as<Eigen::MatrixXd>(spec["net"]);
+    s.net_epsilon = Rcpp::as<double>(spec["net_epsilon"]);
+    s.net_clip = Rcpp::as<double>(spec["net_clip"]);
+    s.net_var_a = Rcpp::as<double>(spec["net_var_a"]);
+    s.net_var_b = Rcpp::as<double>(spec["net_var_b"]);
+  }
   const Rcpp::List rounds = spec["rounds"];
   for (R_xlen_t k = 0; k < rounds.size(); ++k) {
     const Rcpp::List r = rounds[k];

@@ -27,9 +27,11 @@ gn_cases <- function() {
 }
 
 test_that("the mechanism states its stages before any data, and the release prints them", {
-  S2 <- sphere(2)
-  m <- regression_mechanism(S2, n = 300, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
-                            x_range = c(0, 1))
+  # S^3: the K-norm localising round (the net serves dimensions 1 and 2)
+  S3 <- sphere(3)
+  ctr <- c(0, 0, 0, 1)
+  v0 <- c(0.5, 0.2, 0, 0)
+  m <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_s3_class(m, c("dp_mechanism_regression", "dp_mechanism"))
   expect_named(m$stages, c("design", "localise", "clip", "refine"))
   expect_equal(sum(m$privacy$split), 1)
@@ -43,45 +45,61 @@ test_that("the mechanism states its stages before any data, and the release prin
   }
   expect_equal(m$stages$localise$sensitivity, 2 * 0.45)
   # the refining round's upper clip: tau plus the first round's public error
-  shift1 <- sqrt(8 * 2 * 3) * 2 * 0.45 / (300 * 0.32)
+  shift1 <- sqrt(8 * 3 * 4) * 2 * 0.45 / (300 * 0.32)
   up2 <- 0.15 + shift1
   expect_equal(m$stages$refine$sensitivity, 2 * up2)
-  # public rules: no clip stage below n epsilon = 150 (and then one round
+  # public rules: no clip stage below n epsilon = 90 (and then one round
   # when the first round's error exceeds tau), one round below 50
-  m2 <- regression_mechanism(S2, n = 140, epsilon = 1, tau = 0.3, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  m2 <- regression_mechanism(S3, n = 80, epsilon = 1, tau = 0.5, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m2$stages, c("design", "localise", "refine"))
-  expect_equal(m2$stages$refine$sensitivity, 2 * 0.3)
-  m2b <- regression_mechanism(S2, n = 140, epsilon = 1, tau = 0.1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_equal(m2$stages$refine$sensitivity, 2 * 0.5)
+  m2b <- regression_mechanism(S3, n = 80, epsilon = 1, tau = 0.1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m2b$stages, c("design", "moments"))
-  m3 <- regression_mechanism(S2, n = 40, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  m3 <- regression_mechanism(S3, n = 40, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
-  # tau is optional: the residual bound of the public domain is the upper limit
   # a first round whose public error exceeds 2 tau: a second refining round
-  m5 <- regression_mechanism(S2, n = 300, epsilon = 1, tau = 0.02, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  m5 <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.02, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m5$stages, c("design", "localise", "clip", "refine", "clip2", "refine2"))
   expect_equal(sum(m5$privacy$split), 1)
   set.seed(4)
-  D5 <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.01)
+  D5 <- gn_data(S3, 300, ctr, v0, 0.01)
   r5 <- release(m5, D5$x, D5$y)
   expect_length(r5$bounds$clip, 2L)
   expect_equal(r5$stages[[6]]$sensitivity, 2 * r5$bounds$clip[2])
-  m4 <- regression_mechanism(S2, n = 300, epsilon = 1, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  # tau is optional: the residual bound of the public domain is the upper limit
+  m4 <- regression_mechanism(S3, n = 300, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_equal(m4$stages$refine$sensitivity, 2 * (0.45 + 0.45 + 0.45))
   expect_true(m4$privacy$private)
-  # a release prints the clip level it drew (sensitivity 2 rho)
+  # a release prints the clip level it drew (sensitivity 2 rho) and lists
+  # it among its private draws
   set.seed(1)
-  D <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
+  D <- gn_data(S3, 300, ctr, v0, 0.03)
   rel <- release(m, D$x, D$y)
   expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
-  expect_true(rel$bounds$clip %in% (up2 * 2^(-(8:0) / 2)))
+  expect_lt(min(abs(rel$bounds$clip - up2 * 2^(-(8:0) / 2))), 1e-12)
   expect_equal(rel$stages[[4]]$sensitivity, 2 * rel$bounds$clip)
+  expect_equal(rel$private_draws$bounds$clip, rel$bounds$clip)
   expect_output(print(rel), "stage 3, clip: exponential mechanism over a finite grid")
+  expect_error(release(m, D$x[-1], D$y[-1, ]), "`y`", class = "dpmanifold_error")
+
+  # S^2: the exponential mechanism over a public net localises (sensitivity
+  # 1); the refining round's upper clip is tau plus its public error
+  S2 <- sphere(2)
+  mn <- regression_mechanism(S2, n = 300, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+                             x_range = c(0, 1))
+  expect_named(mn$stages, c("design", "localise", "clip", "refine"))
+  expect_identical(mn$stages$localise$mechanism, "exponential_net")
+  expect_equal(mn$stages$localise$sensitivity, 1)
+  expect_equal(mn$stages$localise$sigma, 2 / mn$stages$localise$privacy$epsilon)
+  expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
+  expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
+  expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
   # the one-call skeleton gives the same release under the same seed
-  set.seed(2); a <- release(m, D$x, D$y)
-  set.seed(2); b <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+  D2 <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
+  set.seed(2); a <- release(mn, D2$x, D2$y)
+  set.seed(2); b <- dp_geodesic_regression(S2, D2$x, D2$y, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
                                            x_range = c(0, 1))
   expect_identical(a$estimate, b$estimate)
-  expect_error(release(m, D$x[-1], D$y[-1, ]), "`y`", class = "dpmanifold_error")
   expect_error(regression_mechanism(S2, n = 10, epsilon = 1, center = c(0, 0, 1), radius = 0.45),
                "`x_range`", class = "dpmanifold_error")
 })
@@ -201,6 +219,56 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   k5 <- p5 * 3000 >= 5
   stat5 <- sum((obs[k5] - 3000 * p5[k5])^2 / (3000 * p5[k5]))
   expect_lt(stats::pchisq(stat5, sum(k5) - 1, lower.tail = FALSE), 1e-6)
+})
+
+test_that("the net localisation is drawn from its exponential-mechanism law (chi-square, with a power check)", {
+  set.seed(10)
+  M <- sphere(2)
+  n <- 100
+  D <- gn_data(M, n, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
+  m <- regression_mechanism(M, n, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45, x_range = c(0, 1))
+  expect_identical(m$stages$localise$mechanism, "exponential_net")
+  expect_equal(m$stages$localise$sensitivity, 1)
+  spec <- m$spec$cpp
+  # six candidates of the public net, the design noise-free (the window
+  # then holds every covariate), no rounds after the draw, and a small
+  # share so that the law spreads over them
+  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
+  spec$rounds <- list()
+  spec$net_epsilon <- 0.05
+  net <- spec$net[, order(colSums((spec$net - c(0.05, 0, 0.5, 0.2))^2))[c(1, 3, 10, 30, 60, 120)]]
+  Y <- t(D$y)
+  cand <- lapply(seq_len(ncol(net)), function(j) {
+    sj <- spec
+    sj$net <- net[, j, drop = FALSE]
+    dpm$cpp_release_regression(M, Y, D$x - 0.5, sj, FALSE)
+  })
+  # the score of each candidate: minus its energy clipped at tau, in units of tau^2
+  u <- vapply(cand, function(g) {
+    fit <- mfd_exp(M, g$p, outer(D$x - 0.5, g$v))
+    -sum(pmin(mfd_dist(M, fit, D$y)^2, spec$net_clip^2)) / spec$net_clip^2
+  }, numeric(1))
+  prob <- exp(spec$net_epsilon * (u - max(u)) / 2)
+  prob <- prob / sum(prob)
+  spec$net <- net
+  draws <- replicate(3000, dpm$cpp_release_regression(M, Y, D$x - 0.5, spec, FALSE)$p)
+  who <- apply(draws, 2, function(p) which.min(vapply(cand, function(g) sum((g$p - p)^2), numeric(1))))
+  obs <- tabulate(who, ncol(net))
+  keep <- prob * 3000 >= 5
+  expect_gte(sum(keep), 3)
+  stat <- sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep]))
+  expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 0.001)
+  # power: against the uniform law over the same candidates
+  stat_u <- sum((obs - 500)^2 / 500)
+  expect_lt(stats::pchisq(stat_u, ncol(net) - 1, lower.tail = FALSE), 1e-6)
+  # each record's term is in [0, 1]: a record moved anywhere changes a score by at most 1
+  far <- D
+  far$y[1, ] <- -c(0, 0, 1)
+  u_far <- vapply(cand, function(g) {
+    fit <- mfd_exp(M, g$p, outer(far$x - 0.5, g$v))
+    -sum(pmin(mfd_dist(M, fit, far$y)^2, spec$net_clip^2)) / spec$net_clip^2
+  }, numeric(1))
+  expect_lte(max(abs(u_far - u)), 1 + 1e-12)
 })
 
 test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2, and a bunched design does not break it", {

@@ -62,6 +62,13 @@ struct RegressionReleaseSpec {
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
+  // Optional localising stage before the rounds: the exponential mechanism
+  // over a public net of candidate geodesics (columns: chart coordinates
+  // (a, b) at the centre), score minus the clipped energy in units of
+  // net_clip^2 (sensitivity 1); the rounds then start from the draw with
+  // public variances (net_var_a, net_var_b).
+  Mat net;
+  double net_epsilon = 0.0, net_clip = 1.0, net_var_a = 1.0, net_var_b = 1.0;
 };
 
 struct RegressionRelease {
@@ -151,6 +158,26 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   double Va = s.prior_a, Vb = s.prior_b;
   Mat back(Y.rows(), n);
   std::vector<double> len(n);
+  if (s.net.cols() > 0) {
+    // 1b. localising stage: the exponential mechanism over the public net
+    // (proof section 3b); every record's term is in [0, 1]
+    const RegressionChart chart{M, s.center, M.tangent_basis(s.center)};
+    const double c2 = s.net_clip * s.net_clip;
+    std::vector<double> score(static_cast<std::size_t>(s.net.cols()));
+    for (Eigen::Index j = 0; j < s.net.cols(); ++j) {
+      poll_interrupt(4.0 * nd * M.point_cost());
+      const PairState g = chart.point(s.net.col(j));
+      regression_residuals(M, g.p, g.v, tc, Y, back, len.data());
+      double e = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i) e += std::min(len[i] * len[i], c2);
+      score[static_cast<std::size_t>(j)] = -s.net_epsilon * (e / c2) / 2.0;
+    }
+    const PairState g = chart.point(s.net.col(draw_index(score, rng)));
+    p = M.project_point(g.p);
+    v = M.project_tangent(p, g.v);
+    Va = s.net_var_a;
+    Vb = s.net_var_b;
+  }
   const Vec u = ((tc.array() - wc) / ww).matrix();
   const Vec wplus = (0.5 + u.array()).matrix(), wminus = (0.5 - u.array()).matrix();
   Vec nu(d);
