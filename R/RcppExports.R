@@ -89,6 +89,14 @@ cpp_curvature_h <- function(s, kappa) {
     .Call(`_dpmanifold_cpp_curvature_h`, s, kappa)
 }
 
+cpp_log_polar_volume_bound <- function(M, t) {
+    .Call(`_dpmanifold_cpp_log_polar_volume_bound`, M, t)
+}
+
+cpp_kng_public_bounds <- function(M, radius, s) {
+    .Call(`_dpmanifold_cpp_kng_public_bounds`, M, radius, s)
+}
+
 cpp_max_untruncated_sigma <- function(M) {
     .Call(`_dpmanifold_cpp_max_untruncated_sigma`, M)
 }

@@ -298,6 +298,31 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_log_polar_volume_bound
+Rcpp::List cpp_log_polar_volume_bound(Rcpp::List M, Rcpp::NumericVector t);
+RcppExport SEXP _dpmanifold_cpp_log_polar_volume_bound(SEXP MSEXP, SEXP tSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_polar_volume_bound(M, t));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_public_bounds
+Rcpp::List cpp_kng_public_bounds(Rcpp::List M, double radius, Rcpp::NumericVector s);
+RcppExport SEXP _dpmanifold_cpp_kng_public_bounds(SEXP MSEXP, SEXP radiusSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_public_bounds(M, radius, s));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_max_untruncated_sigma
 double cpp_max_untruncated_sigma(Rcpp::List M);
 RcppExport SEXP _dpmanifold_cpp_max_untruncated_sigma(SEXP MSEXP) {
@@ -764,6 +789,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
     {"_dpmanifold_cpp_failure_probability", (DL_FUNC) &_dpmanifold_cpp_failure_probability, 0},
     {"_dpmanifold_cpp_curvature_h", (DL_FUNC) &_dpmanifold_cpp_curvature_h, 2},
+    {"_dpmanifold_cpp_log_polar_volume_bound", (DL_FUNC) &_dpmanifold_cpp_log_polar_volume_bound, 2},
+    {"_dpmanifold_cpp_kng_public_bounds", (DL_FUNC) &_dpmanifold_cpp_kng_public_bounds, 3},
     {"_dpmanifold_cpp_max_untruncated_sigma", (DL_FUNC) &_dpmanifold_cpp_max_untruncated_sigma, 1},
     {"_dpmanifold_cpp_rlaplace_exact", (DL_FUNC) &_dpmanifold_cpp_rlaplace_exact, 8},
     {"_dpmanifold_cpp_exact_sampler_ok", (DL_FUNC) &_dpmanifold_cpp_exact_sampler_ok, 5},

@@ -9,7 +9,7 @@ dpm <- local({
     # the C++ geometry kernels, checked against identities and references
     geometry = c("cpp_binary_op", "cpp_ternary_op", "cpp_dist", "cpp_inner", "cpp_tangent_coords",
                  "cpp_chart_points", "cpp_check_tangents", "cpp_kendall_align", "cpp_manifold_info",
-                 "cpp_random_point", "cpp_log_volume_density", "hyperbolic_boost"),
+                 "cpp_random_point", "cpp_log_volume_density", "cpp_log_polar_volume_bound", "hyperbolic_boost"),
     # samplers and their public refusal rules, checked against their laws
     samplers = c("cpp_rkng_mcmc", "cpp_rlaplace_mcmc", "cpp_rwrapped", "cpp_sinhc_bound_table",
                  "laplace_exact_draws", "release_laplace", "release_kng", "exact_sampler_available",
