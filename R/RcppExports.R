@@ -85,6 +85,14 @@ cpp_failure_probability <- function() {
     .Call(`_dpmanifold_cpp_failure_probability`)
 }
 
+cpp_public_attempt_bound <- function(log_acc_lb, p_fail) {
+    .Call(`_dpmanifold_cpp_public_attempt_bound`, log_acc_lb, p_fail)
+}
+
+cpp_max_proposals <- function() {
+    .Call(`_dpmanifold_cpp_max_proposals`)
+}
+
 cpp_curvature_h <- function(s, kappa) {
     .Call(`_dpmanifold_cpp_curvature_h`, s, kappa)
 }

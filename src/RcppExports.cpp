@@ -286,6 +286,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_public_attempt_bound
+double cpp_public_attempt_bound(double log_acc_lb, double p_fail);
+RcppExport SEXP _dpmanifold_cpp_public_attempt_bound(SEXP log_acc_lbSEXP, SEXP p_failSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type log_acc_lb(log_acc_lbSEXP);
+    Rcpp::traits::input_parameter< double >::type p_fail(p_failSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_public_attempt_bound(log_acc_lb, p_fail));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_max_proposals
+double cpp_max_proposals();
+RcppExport SEXP _dpmanifold_cpp_max_proposals() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_max_proposals());
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_curvature_h
 Rcpp::NumericVector cpp_curvature_h(Rcpp::NumericVector s, double kappa);
 RcppExport SEXP _dpmanifold_cpp_curvature_h(SEXP sSEXP, SEXP kappaSEXP) {
@@ -788,6 +810,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
     {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
     {"_dpmanifold_cpp_failure_probability", (DL_FUNC) &_dpmanifold_cpp_failure_probability, 0},
+    {"_dpmanifold_cpp_public_attempt_bound", (DL_FUNC) &_dpmanifold_cpp_public_attempt_bound, 2},
+    {"_dpmanifold_cpp_max_proposals", (DL_FUNC) &_dpmanifold_cpp_max_proposals, 0},
     {"_dpmanifold_cpp_curvature_h", (DL_FUNC) &_dpmanifold_cpp_curvature_h, 2},
     {"_dpmanifold_cpp_log_polar_volume_bound", (DL_FUNC) &_dpmanifold_cpp_log_polar_volume_bound, 2},
     {"_dpmanifold_cpp_kng_public_bounds", (DL_FUNC) &_dpmanifold_cpp_kng_public_bounds, 3},

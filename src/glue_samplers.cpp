@@ -27,6 +27,21 @@ double cpp_failure_probability() {
   return dpm::kFailureProbability;
 }
 
+// The public number of proposals after which a rejection loop whose
+// acceptance is at least exp(log_acc_lb) fails with probability below
+// p_fail, or -1 when it exceeds the fixed cap kMaxProposals (the sampler
+// then refuses before reading any data): laplace_exact.hpp.
+// [[Rcpp::export]]
+double cpp_public_attempt_bound(double log_acc_lb, double p_fail) {
+  return static_cast<double>(dpm::public_attempt_bound(std::exp(log_acc_lb), p_fail));
+}
+
+// The fixed cap on the public bound on proposals (laplace_exact.hpp).
+// [[Rcpp::export]]
+double cpp_max_proposals() {
+  return dpm::kMaxProposals;
+}
+
 // h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) (kappa > 0), else 1,
 // elementwise (manifold.hpp).
 // [[Rcpp::export]]
