@@ -85,8 +85,24 @@ cpp_failure_probability <- function() {
     .Call(`_dpmanifold_cpp_failure_probability`)
 }
 
+cpp_public_attempt_bound <- function(log_acc_lb, p_fail) {
+    .Call(`_dpmanifold_cpp_public_attempt_bound`, log_acc_lb, p_fail)
+}
+
+cpp_max_proposals <- function() {
+    .Call(`_dpmanifold_cpp_max_proposals`)
+}
+
 cpp_curvature_h <- function(s, kappa) {
     .Call(`_dpmanifold_cpp_curvature_h`, s, kappa)
+}
+
+cpp_log_polar_volume_bound <- function(M, t) {
+    .Call(`_dpmanifold_cpp_log_polar_volume_bound`, M, t)
+}
+
+cpp_kng_public_bounds <- function(M, radius, s) {
+    .Call(`_dpmanifold_cpp_kng_public_bounds`, M, radius, s)
 }
 
 cpp_max_untruncated_sigma <- function(M) {

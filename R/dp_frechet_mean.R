@@ -8,8 +8,9 @@
 #' [dp_release]).
 #'
 #' Mechanisms (\eqn{h = h(2r, \kappa_{max})}, see [frechet_sensitivity()]):
-#' * `"laplace"` (the default except on Kendall's shape space: smallest
-#'   measured error, see the table below): the Riemannian Laplace mechanism around the
+#' * `"laplace"` (the default wherever its predicted error is the smaller,
+#'   see [default_mechanism()]: flat spaces, SPD, hyperbolic space, and the
+#'   sphere and Kendall's space at small radii): the Riemannian Laplace mechanism around the
 #'   Frechet mean, \eqn{\Delta = 2r(2-h)/(nh)} (Reimherr, Bharath and Soto
 #'   2021, Theorems 1-2). With `truncated = FALSE` the law is the
 #'   untruncated one on the whole manifold, whose
@@ -30,8 +31,10 @@
 #'   \eqn{\propto \exp(-\|n^{-1}\sum Log_y(x_i)\|_y / \sigma)} on the ball,
 #'   \eqn{\Delta = 2r(2-h)/n}, \eqn{\sigma = 2\Delta/\epsilon} (Soto et al.
 #'   2022, Theorems 1-2), drawn exactly by rejection from a Riemannian
-#'   Laplace envelope. The default on `kendall_shape()` where that exact
-#'   sampler runs for the public parameters ([default_mechanism()]).
+#'   Laplace envelope. The default where the curvature makes the Laplace
+#'   sensitivity large (the sphere above radius 0.58, Kendall's space above
+#'   0.29) and that exact sampler runs for the public parameters
+#'   ([default_mechanism()]).
 #' * `"wrapped_laplace"`, `"wrapped_gaussian"`: exponential-wrapped
 #'   mechanisms on Hadamard manifolds (`spd()`, `euclidean()`,
 #'   `hyperbolic()`) with public
@@ -70,8 +73,9 @@
 #'
 #' @section Expected error by mechanism:
 #' The mean distance between the release and the non-private Frechet mean,
-#' by mechanism, manifold, radius and n, is tabulated in the package's
-#' README and in `inst/extdata/mechanism-table.rds` (made by
+#' by mechanism, manifold, radius (a grid from 0.1 to 1) and n, with the
+#' default of each cell, is tabulated in the package's README and in
+#' `inst/extdata/mechanism-table.rds` (made by
 #' `inst/scripts/mechanism-table.R`); a mechanism object prints its own
 #' expected error ([frechet_mechanism()]).
 #'

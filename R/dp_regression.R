@@ -71,7 +71,12 @@
 #' @param localise,weight,sampler,mcmc Options of the `"joint"`, `"energy"`,
 #'   `"linearised"` and `"sequential"` methods (share of the joint law's
 #'   first stage, weight of its velocity gradient, `"auto"`/`"exact"`/
-#'   `"mcmc"`, chain settings from [mcmc_control()]).
+#'   `"mcmc"`, chain settings from [mcmc_control()]). The joint law's
+#'   exact first stage runs only where it would shrink the domain and its
+#'   public acceptance bound certifies its sampler (otherwise, a decision from
+#'   public quantities, the whole budget goes to one stage); the bound is
+#'   about \eqn{e^{-0.43 n \epsilon_1}} on the default domain, so it rarely
+#'   runs (see `regression-methods.md`).
 #' @param return_nonprivate Also return the non-private fit and clip counts
 #'   in `$nonprivate` (for studies: raises the leak warning and marks the
 #'   release not private).

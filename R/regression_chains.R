@@ -92,31 +92,57 @@ with_exact_limit <- function(expr, what, call = sys.call(-1)) {
   tryCatch(expr, dpmanifold_sampler_status = function(e) exact_limit_error(what, call))
 }
 
+# The law of an exact linear KNG stage on a domain, from public quantities
+# only (n, its epsilon, the domain, r, the weight): weight, sensitivity,
+# scale and the sampler's public plan.
+linear_stage_law <- function(n, e, dom, r, weight = NULL) {
+  Rc <- block_extent(dom$a)
+  Vm <- block_extent(dom$b)
+  w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
+  Delta <- linear_sensitivity(r, w, Rc, Vm, n)
+  sigma <- 2 * Delta / e
+  list(w = w, Delta = Delta, sigma = sigma, plan = linear_exact_plan(r, dom, sigma, w))
+}
+
+# The public plan of the exact linear KNG sampler (cpp_linear_kng_exact)
+# on a domain, made before any data are read, by the failure protocol of
+# the Frechet samplers (inst/proofs/exact-samplers.md; proof of the bound:
+# inst/proofs/regression-methods.md, "The first stage's sampler"). Each
+# attempt makes two proposals: a K-norm draw around the least-squares line,
+# kept when it falls in the domain, whose acceptance (the law's mass in the
+# domain) has no public lower bound (it tends to 0 as the data's
+# least-squares line leaves the domain); and a uniform draw on the domain,
+# kept with probability exp(-|G| / sigma), accepted with probability at least
+#   a = block_fraction(a) block_fraction(b) exp(-G_max / sigma),
+#   G_max = (r + Rc + Vm / 2) sqrt(1 + w^2 / 4),
+# the largest gradient norm on the domain for responses in B_r(0) and
+# t in [-1/2, 1/2]. max_attempts: the number of attempts after which the
+# loop would fail with probability below p_fail (-1 beyond the core's cap:
+# the sampler is then not run).
+linear_exact_plan <- function(r, dom, sigma, w, p_fail = exact_failure_probability()) {
+  g_max <- (r + block_extent(dom$a) + block_extent(dom$b) / 2) * sqrt(1 + w^2 / 4)
+  log_acc <- log(block_fraction(dom$a)) + log(block_fraction(dom$b)) - g_max / sigma
+  attempts <- cpp_public_attempt_bound(log_acc, p_fail)
+  list(log_acceptance = log_acc, max_attempts = attempts, ok = attempts > 0)
+}
+
 # Exact linear KNG release of the line z = a + t b in R^d (responses Z,
-# d x n, in B_r(0)); one or two stages.
-linear_release <- function(t, Z, r, eps, share, R0, V0, weight, n_max_attempts = 1e7) {
-  d <- nrow(Z)
+# d x n, in B_r(0)) on a domain. Its sampler runs only when the public plan
+# certifies it, and then runs until it accepts (no cap: a cap would make
+# the release fail with a data-dependent probability); otherwise it refuses
+# before reading Z, with a message of public quantities only.
+linear_release <- function(t, Z, r, eps, dom, weight, call = sys.call(-1)) {
   n <- ncol(Z)
-  stage <- function(e, dom) {
-    Rc <- block_extent(dom$a)
-    Vm <- block_extent(dom$b)
-    w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
-    Delta <- linear_sensitivity(r, w, Rc, Vm, n)
-    sigma <- 2 * Delta / e
-    x <- with_exact_limit(cpp_linear_kng_exact(t, Z, sigma, w, dom, n_max_attempts),
-                          sprintf("the exact linear-regression sampler reached its public limit of %g proposals (the domain holds almost none of the law's mass); increase `epsilon` or widen `p_radius`/`v_bound`", n_max_attempts))
-    list(x = x, w = w, Delta = Delta, sigma = sigma, domain = dom)
+  law <- linear_stage_law(n, eps, dom, r, weight)
+  if (!law$plan$ok) {
+    abort_sampler(sprintf(paste("the exact linear-KNG sampler (n = %d, epsilon = %.4g, domain radii %.4g and %.4g)",
+                                "accepts a proposal with public probability at least e^%.1f: certifying a failure",
+                                "probability below %g would take more than %g proposals"),
+                          n, eps, block_extent(dom$a), block_extent(dom$b), law$plan$log_acceptance,
+                          exact_failure_probability(), cpp_max_proposals()), call)
   }
-  dom0 <- list(a = domain_block(R0, d), b = domain_block(V0, d))
-  if (share > 0 && !localisation_shrinks(dom0, d, n, share * eps, r, weight)) share <- 0
-  if (share == 0) {
-    s2 <- stage(eps, dom0)
-    return(list(x = s2$x, stages = list(joint = s2)))
-  }
-  s1 <- stage(share * eps, dom0)
-  dom2 <- localised_domain(d, R0, V0, s1$x, s1$sigma, s1$w)
-  s2 <- stage((1 - share) * eps, dom2)
-  list(x = s2$x, stages = list(localise = s1, joint = s2))
+  x <- cpp_linear_kng_exact(t, Z, law$sigma, law$w, dom, Inf)
+  list(x = x, w = law$w, Delta = law$Delta, sigma = law$sigma, domain = dom)
 }
 
 # Public test whether a first stage can shrink the domain at all: its noise
@@ -124,11 +150,8 @@ linear_release <- function(t, Z, r, eps, share, R0, V0, weight, n_max_attempts =
 # before it runs. If neither block would shrink, the whole budget goes to
 # one stage.
 localisation_shrinks <- function(dom0, d, n, e1, r, weight, bias = 0) {
-  Rc <- block_extent(dom0$a)
-  Vm <- block_extent(dom0$b)
-  w <- if (is.null(weight)) linear_weight(r, Rc, Vm) else weight
-  sigma1 <- 2 * linear_sensitivity(r, w, Rc, Vm, n) / e1
-  loc <- localised_domain(d, dom0$a$outer, dom0$b$outer, numeric(2 * d), sigma1, w, bias = bias)
+  sigma1 <- linear_stage_law(n, e1, dom0, r, weight)
+  loc <- localised_domain(d, dom0$a$outer, dom0$b$outer, numeric(2 * d), sigma1$sigma, sigma1$w, bias = bias)
   loc$a$inner < dom0$a$outer || loc$b$inner < dom0$b$outer
 }
 
@@ -169,10 +192,13 @@ release_joint <- function(ctx, eps) {
   kap <- max(abs(M$kappa_min), abs(M$kappa_max))
   bias <- kap * r^2 * (ctx$R0 + ctx$V0 / 2) / 2
   if (share > 0 && !localisation_shrinks(dom, d, n, share * eps, r, NULL, bias)) share <- 0
+  # the first stage runs only where its sampler's public plan certifies it
+  # (about n epsilon_1 below 25 with the default domain); otherwise the
+  # whole budget goes to one stage: a decision from public quantities only
+  if (share > 0 && !linear_stage_law(n, share * eps, dom, r, NULL)$plan$ok) share <- 0
   if (share > 0) {
     Z <- cpp_chart_coords(M, ctx$center, ctx$Y)
-    lr <- linear_release(ctx$t, Z, r, share * eps, 0, ctx$R0, ctx$V0, NULL)
-    s1 <- lr$stages$joint
+    s1 <- linear_release(ctx$t, Z, r, share * eps, dom, NULL)
     x1 <- s1$x
     # (bias: curvature allowance: the tangent line of a geodesic within the
     # domain departs from its chart coordinates by about kappa r^2 times

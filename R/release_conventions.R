@@ -141,33 +141,45 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' clipped to the public ball) with probability at least `level` over the
 #' mechanism's noise, whatever the data.
 #'
-#' The radius is a quantile of the distance between the release and the
-#' non-private estimate, read from the stored facts `sigma`, `mechanism`,
-#' the law (truncated or not), `sampler` and the public `radius` r:
-#' * laws around the estimate with density proportional to exp(-d / sigma)
-#'   (Riemannian Laplace; KNG on flat spaces, where its gradient norm is the
-#'   distance; the wrapped and ambient Laplace mechanisms on flat spaces):
-#'   the distance t has density proportional to exp(-t / sigma) A(t), A the
-#'   polar volume (t^(d-1) flat, sin(t)^(d-1) on the sphere, sinh(t)^(d-1)
-#'   hyperbolic), a Gamma(d, sigma) law on flat spaces;
-#' * the wrapped Gaussian on flat spaces: sigma times a chi law with d
-#'   degrees of freedom;
-#' * a law restricted to the public ball: both the release and the estimate
-#'   lie in it, and seen from the estimate each direction's distance law is
-#'   the radial law cut at the ball's boundary, hence stochastically below
-#'   the radial law cut at 2r, whose quantile is used;
-#' * an untruncated draw moved onto the ball: the move (the nearest point of
-#'   a geodesically convex ball) shortens the distance to any point of the
-#'   ball, so the radial quantile, capped at 2r, is used.
+#' The radius is a quantile, or a provably conservative upper quantile, of
+#' the distance between the release and the non-private estimate, read from
+#' the stored facts `sigma`, `mechanism`, the law (truncated or not),
+#' `sampler` and the public `radius` r; it never exceeds 2r, the diameter of
+#' the public ball that holds both. The laws used:
+#' * flat spaces (`euclidean()`, `spd(metric = "log_euclidean")`): a
+#'   Gamma(d, sigma) distance for the Laplace-type laws (Riemannian, ambient
+#'   and wrapped Laplace, KNG), sigma times a chi law for the wrapped
+#'   Gaussian: exact quantiles;
+#' * the Riemannian Laplace law on `sphere()`, `hyperbolic()` and
+#'   `kendall_shape()`: the radial density exp(-t / sigma) A(t), A the
+#'   polar volume (Kendall's shape space of k landmarks is the complex
+#'   projective space of complex dimension m = k - 2 with the Fubini-Study
+#'   metric of diameter pi / 2: A(t) = sin(t)^(2m-1) cos(t)), exact;
+#' * the Riemannian Laplace law on `spd()` with the affine-invariant metric,
+#'   whose volume depends on the direction: the radial law of a volume that
+#'   dominates it in likelihood ratio, a conservative quantile;
+#' * the KNG law on the curved manifolds: a conservative bound from the
+#'   public bounds of the gradient norm that the exact sampler uses (the
+#'   gradient norm at distance t from the estimate lies between two public
+#'   functions of t).
 #'
-#' Available for exact Frechet-mean releases on `euclidean()` and
-#' `spd(metric = "log_euclidean")` (flat: every mechanism) and on
-#' `sphere()` and `hyperbolic()` (the Riemannian Laplace mechanism,
-#' truncated or not); other releases (Kendall's shape space, the
-#' affine-invariant metric, KNG on curved spaces, Metropolis-Hastings
-#' chains, regressions) raise an error of class `dpmanifold_error`. The region covers the estimate of
-#' the *clipped* data: records outside the public ball are moved onto it
-#' before the mechanism runs.
+#' A law restricted to the ball is handled direction by direction from the
+#' estimate, an untruncated draw moved onto the ball by the fact that the
+#' move never lengthens the distance to a point of the ball. The proofs are
+#' in the document shipped with the package,
+#' `system.file("proofs", "confidence-balls.md", package = "dpmanifold")`.
+#'
+#' Available for exact Frechet-mean releases of every mechanism on
+#' `euclidean()` and `spd(metric = "log_euclidean")`, and of the Riemannian
+#' Laplace and KNG mechanisms (the defaults of [dp_frechet_mean()] there),
+#' truncated or not, on `sphere()`, `hyperbolic()`, `kendall_shape()` and
+#' `spd()` (affine-invariant); other releases (the wrapped and ambient
+#' mechanisms on curved manifolds, Metropolis-Hastings chains, and
+#' regressions, whose bands come from
+#' `predict(release, newdata, interval = "confidence")`) raise an error of class
+#' `dpmanifold_error`. The region covers the estimate of the *clipped* data:
+#' records outside the public ball are moved onto it before the mechanism
+#' runs.
 #'
 #' @param object A Frechet-mean [dp_release].
 #' @param parm Not used: the region is one ball for the whole estimate.
@@ -204,7 +216,8 @@ confint.dp_release <- function(object, parm, level = 0.95, ...) {
   radius <- switch(law$cut,
     none = law$q(level),
     cap = min(law$q(level), r2),
-    trunc = law$q(level * law$p(r2)))
+    trunc = law$q(level * law$p(r2)),
+    bound = min(law$q(level), r2))
   structure(list(center = object$estimate, radius = radius, level = level, manifold = M, law = law$label),
             class = "dp_confidence_ball")
 }
@@ -220,10 +233,12 @@ print.dp_confidence_ball <- function(x, ...) {
 }
 
 # The law of the distance between a Frechet-mean release and the
-# non-private estimate, from the release's public facts: list(p, q) its
-# distribution and quantile functions (of the law before any cut), `cut`
-# ("none": the draw stays where it fell; "cap": an untruncated draw moved
-# onto the ball; "trunc": a law restricted to the ball) and a label.
+# non-private estimate, from the release's public facts (proof:
+# inst/proofs/confidence-balls.md): list(p, q) its distribution and quantile
+# functions (of the law before any cut), `cut` ("none": the draw stays where
+# it fell; "cap": an untruncated draw moved onto the ball; "trunc": a law
+# restricted to the ball; "bound": q is already a valid quantile of the
+# distance, at most 2r) and a label.
 release_distance_law <- function(object) {
   M <- object$manifold
   # the stage that releases the mean is the last (with private bounds the
@@ -233,43 +248,58 @@ release_distance_law <- function(object) {
   sigma <- as.numeric(last$sigma %||% object$sigma)
   if (length(sigma) != 1L || !is.finite(sigma) || sigma <= 0) abort_arg("object", "has no single noise scale `sigma`")
   d <- M$dim
+  r <- as.numeric(object$bounds$radius)
   flat <- M$type %in% c("euclidean", "spd_log_euclidean")
   truncated <- isTRUE(object$bounds$truncated)
   unsupported <- function() {
     abort_arg("object", sprintf(paste0(
-      "is a release of mechanism \"%s\" on %s: confint() covers Frechet-mean releases on euclidean() and ",
-      "spd(metric = \"log_euclidean\") (every mechanism), and the Riemannian Laplace mechanism on sphere() and ",
-      "hyperbolic(); the distance law of this one is not derived yet"), mech, manifold_label(M)))
+      "is a release of mechanism \"%s\" on %s: confint() covers Frechet-mean releases of every mechanism on ",
+      "euclidean() and spd(metric = \"log_euclidean\"), and of the Riemannian Laplace and KNG mechanisms on ",
+      "the curved manifolds; the distance law of this one is not derived yet"), mech, manifold_label(M)))
   }
   laplace_like <- mech == "laplace" || (flat && mech %in% c("kng", "wrapped_laplace", "euclidean_laplace"))
   if (flat && mech == "wrapped_gaussian") {
     return(list(p = function(t) stats::pchisq((t / sigma)^2, d), q = function(u) sigma * sqrt(stats::qchisq(u, d)),
                 cut = "none", label = sprintf("sigma = %.4g times a chi law with %d degrees of freedom (wrapped Gaussian)", sigma, d)))
   }
-  if (!laplace_like) unsupported()
+  if (!laplace_like && !(mech == "kng" && !flat)) unsupported()
   cut <- if (mech == "kng" || (mech == "laplace" && truncated)) "trunc" else if (mech == "laplace") "cap" else "none"
   what <- switch(cut, trunc = "restricted to the ball", cap = "untruncated, moved onto the ball", none = "untruncated")
   if (flat) {
     return(list(p = function(t) stats::pgamma(t, d, scale = sigma), q = function(u) stats::qgamma(u, d, scale = sigma),
                 cut = cut, label = sprintf("Gamma(%d, sigma = %.4g) distance (%s law, %s)", d, sigma, mechanism_label(mech), what)))
   }
-  logA <- switch(M$type,
-    sphere = function(t) if (d == 1L) 0 * t else (d - 1) * log(sin(t)),
-    hyperbolic = function(t) if (d == 1L) 0 * t else (d - 1) * (t + log1p(-exp(-2 * t)) - log(2)),
-    unsupported())
-  # where the untruncated radial law's mass beyond is negligible (below
-  # e^-70 of the whole): A(t) <= t^(d-1) on the sphere, <= t^(d-1) e^((d-1)t)
-  # hyperbolic (and >= t^(d-1)), Gamma tails
-  upper <- if (M$type == "sphere") {
-    min(pi, sigma * (d + 80))
-  } else {
-    rate <- 1 / sigma - (d - 1)
-    if (rate > 0) (d + 80 + d * max(0, log(1 / (rate * sigma)))) / rate else if (cut == "trunc") Inf else
-      abort_arg("object", "has an untruncated law with sigma beyond the hyperbolic limit, which has no finite mass")
+  vol <- polar_volume_bound(M)
+  if (mech == "kng") {
+    return(kng_distance_law(M, sigma, r, vol$log_A,
+                            sprintf("KNG, sigma = %.4g: radial bound from the public bounds of the gradient norm and %s",
+                                    sigma, vol$label)))
   }
-  if (cut == "trunc") upper <- min(upper, 2 * as.numeric(object$bounds$radius))
-  radial_law(sigma, logA, upper, cut,
-             sprintf("radial density exp(-t/sigma) A(t), sigma = %.4g (%s, %s)", sigma, mechanism_label(mech), what))
+  # Riemannian Laplace: the radial law of the polar volume (or of its
+  # likelihood-ratio bound), cut at 2r or capped at 2r
+  growth <- 1 / max_untruncated_sigma(M)  # exponential growth rate of the volume (0 when compact or flat)
+  upper <- if (is.finite(M$injectivity_radius)) {
+    # A(t) <= t^(d-1) (curvature >= 0): Gamma tails
+    min(M$injectivity_radius, sigma * (d + 80))
+  } else {
+    # A(t) <= t^(d-1) e^(growth t)
+    rate <- 1 / sigma - growth
+    if (rate > 0) (d + 80 + d * max(0, log(1 / (rate * sigma)))) / rate else if (cut == "trunc") Inf else
+      abort_arg("object", "has an untruncated law with sigma beyond max_untruncated_sigma(), which has no finite mass")
+  }
+  if (cut == "trunc") upper <- min(upper, 2 * r)
+  radial_law(sigma, vol$log_A, upper, cut,
+             sprintf("radial density exp(-t/sigma) A(t), sigma = %.4g (%s, %s), %s", sigma, mechanism_label(mech),
+                     what, vol$label))
+}
+
+# The polar volume of M (exact on flat, constant-curvature and rank-one
+# spaces) or a bound that dominates it in likelihood ratio (SPD,
+# affine-invariant): the C++ core's log_polar_volume_bound().
+polar_volume_bound <- function(M) {
+  exact <- cpp_log_polar_volume_bound(M, numeric())$exact
+  list(log_A = function(t) cpp_log_polar_volume_bound(M, t)$log_A, exact = exact,
+       label = if (exact) "A the polar volume" else "A(t) = t^(d-1) sinh(C t)/(C t), a likelihood-ratio bound of the polar volume")
 }
 
 # Distribution and quantile of the density exp(-t / sigma + logA(t)) on
@@ -288,4 +318,37 @@ radial_law <- function(sigma, logA, upper, cut, label, grid = 20001L) {
   # those of the law cut there
   if (cut == "trunc") list(p = function(s) 1, q = q, cut = cut, label = label) else
     list(p = p, q = q, cut = cut, label = label)
+}
+
+# A valid upper quantile of the distance between a KNG release on B_r and
+# the Frechet mean xbar of the clipped data (inst/proofs/confidence-balls.md,
+# section 3): with Phi(t) <= |grad F(y)| <= Psi(t) at distance t from xbar
+# (the sampler's public bounds, cpp_kng_public_bounds()) and the polar
+# volume bound Abar, for every t
+#   P(dist > t) <= N(t) / (N(t) + I(t)),
+#   N(t) = int_t^2r exp(-Phi(s)/sigma) Abar(s) ds, I(t) = int_0^t exp(-Psi(s)/sigma) Abar(s) ds.
+# On the grid s_j: Phi by its lower and Psi by its upper Riemann sum (phi
+# nonincreasing, psi nondecreasing), and per cell N by its upper and I by
+# its lower bound (Abar monotone on each cell): the tail is over-estimated.
+kng_distance_law <- function(M, sigma, r, logA, label, grid = 20001L) {
+  s <- seq(0, 2 * r, length.out = grid)
+  h <- s[2] - s[1]
+  b <- cpp_kng_public_bounds(M, r, s)
+  Phi <- c(0, cumsum(b$phi[-1] * h))
+  Psi <- c(0, cumsum(b$psi[-1] * h))
+  lA <- logA(s)
+  lA[is.na(lA)] <- -Inf
+  hiA <- pmax(lA[-1], lA[-grid])
+  loA <- pmin(lA[-1], lA[-grid])
+  lN <- -Phi[-grid] / sigma + hiA   # cell [s_j, s_j+1]
+  lI <- -Psi[-1] / sigma + loA
+  m <- max(c(lN, lI)[is.finite(c(lN, lI))])
+  N <- rev(cumsum(rev(exp(lN - m))))     # t = s_j: cells j, j+1, ...
+  I <- c(0, cumsum(exp(lI - m)))[-grid]  # t = s_j: cells before j
+  tail <- N / (N + I)
+  q <- function(u) {
+    j <- which(tail <= 1 - u)[1]
+    if (is.na(j)) 2 * r else s[j]
+  }
+  list(p = function(t) 1, q = q, cut = "bound", label = label)
 }

@@ -286,6 +286,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_public_attempt_bound
+double cpp_public_attempt_bound(double log_acc_lb, double p_fail);
+RcppExport SEXP _dpmanifold_cpp_public_attempt_bound(SEXP log_acc_lbSEXP, SEXP p_failSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type log_acc_lb(log_acc_lbSEXP);
+    Rcpp::traits::input_parameter< double >::type p_fail(p_failSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_public_attempt_bound(log_acc_lb, p_fail));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_max_proposals
+double cpp_max_proposals();
+RcppExport SEXP _dpmanifold_cpp_max_proposals() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_max_proposals());
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_curvature_h
 Rcpp::NumericVector cpp_curvature_h(Rcpp::NumericVector s, double kappa);
 RcppExport SEXP _dpmanifold_cpp_curvature_h(SEXP sSEXP, SEXP kappaSEXP) {
@@ -295,6 +317,31 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type s(sSEXP);
     Rcpp::traits::input_parameter< double >::type kappa(kappaSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_curvature_h(s, kappa));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_polar_volume_bound
+Rcpp::List cpp_log_polar_volume_bound(Rcpp::List M, Rcpp::NumericVector t);
+RcppExport SEXP _dpmanifold_cpp_log_polar_volume_bound(SEXP MSEXP, SEXP tSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_polar_volume_bound(M, t));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kng_public_bounds
+Rcpp::List cpp_kng_public_bounds(Rcpp::List M, double radius, Rcpp::NumericVector s);
+RcppExport SEXP _dpmanifold_cpp_kng_public_bounds(SEXP MSEXP, SEXP radiusSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type radius(radiusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kng_public_bounds(M, radius, s));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -763,7 +810,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_kendall_align", (DL_FUNC) &_dpmanifold_cpp_kendall_align, 3},
     {"_dpmanifold_cpp_log_volume_density", (DL_FUNC) &_dpmanifold_cpp_log_volume_density, 3},
     {"_dpmanifold_cpp_failure_probability", (DL_FUNC) &_dpmanifold_cpp_failure_probability, 0},
+    {"_dpmanifold_cpp_public_attempt_bound", (DL_FUNC) &_dpmanifold_cpp_public_attempt_bound, 2},
+    {"_dpmanifold_cpp_max_proposals", (DL_FUNC) &_dpmanifold_cpp_max_proposals, 0},
     {"_dpmanifold_cpp_curvature_h", (DL_FUNC) &_dpmanifold_cpp_curvature_h, 2},
+    {"_dpmanifold_cpp_log_polar_volume_bound", (DL_FUNC) &_dpmanifold_cpp_log_polar_volume_bound, 2},
+    {"_dpmanifold_cpp_kng_public_bounds", (DL_FUNC) &_dpmanifold_cpp_kng_public_bounds, 3},
     {"_dpmanifold_cpp_max_untruncated_sigma", (DL_FUNC) &_dpmanifold_cpp_max_untruncated_sigma, 1},
     {"_dpmanifold_cpp_rlaplace_exact", (DL_FUNC) &_dpmanifold_cpp_rlaplace_exact, 8},
     {"_dpmanifold_cpp_exact_sampler_ok", (DL_FUNC) &_dpmanifold_cpp_exact_sampler_ok, 5},

@@ -27,6 +27,21 @@ double cpp_failure_probability() {
   return dpm::kFailureProbability;
 }
 
+// The public number of proposals after which a rejection loop whose
+// acceptance is at least exp(log_acc_lb) fails with probability below
+// p_fail, or -1 when it exceeds the fixed cap kMaxProposals (the sampler
+// then refuses before reading any data): laplace_exact.hpp.
+// [[Rcpp::export]]
+double cpp_public_attempt_bound(double log_acc_lb, double p_fail) {
+  return static_cast<double>(dpm::public_attempt_bound(std::exp(log_acc_lb), p_fail));
+}
+
+// The fixed cap on the public bound on proposals (laplace_exact.hpp).
+// [[Rcpp::export]]
+double cpp_max_proposals() {
+  return dpm::kMaxProposals;
+}
+
 // h(s, kappa) = s sqrt(kappa) cot(s sqrt(kappa)) (kappa > 0), else 1,
 // elementwise (manifold.hpp).
 // [[Rcpp::export]]
@@ -35,6 +50,33 @@ Rcpp::NumericVector cpp_curvature_h(Rcpp::NumericVector s, double kappa) {
     Rcpp::NumericVector out(s.size());
     for (R_xlen_t i = 0; i < s.size(); ++i) out[i] = dpm::curvature_h(s[i], kappa);
     return out;
+  });
+}
+
+// log Abar(t) of the polar volume bound (laplace_exact.hpp) at t >= 0, and
+// whether it is the polar volume itself (confint()).
+// [[Rcpp::export]]
+Rcpp::List cpp_log_polar_volume_bound(Rcpp::List M, Rcpp::NumericVector t) {
+  return with_manifold(M, [&](const dpm::Manifold& m) {
+    Rcpp::NumericVector out(t.size());
+    bool exact = true;
+    for (R_xlen_t i = 0; i < t.size(); ++i) out[i] = dpm::log_polar_volume_bound(m, t[i], &exact);
+    return Rcpp::List::create(Rcpp::Named("log_A") = out, Rcpp::Named("exact") = exact);
+  });
+}
+
+// The public bounds of the KNG gradient's Hessian along a geodesic from the
+// Frechet mean of data in a ball of radius r, at distances s (kng_exact.hpp):
+// list(phi, psi), phi nonincreasing, psi nondecreasing (confint()).
+// [[Rcpp::export]]
+Rcpp::List cpp_kng_public_bounds(Rcpp::List M, double radius, Rcpp::NumericVector s) {
+  return with_manifold(M, [&](const dpm::Manifold& m) {
+    Rcpp::NumericVector phi(s.size()), psi(s.size());
+    for (R_xlen_t i = 0; i < s.size(); ++i) {
+      phi[i] = dpm::kng_phi_pub(s[i], radius, m.kappa_max());
+      psi[i] = dpm::kng_psi_pub(s[i], radius, m.kappa_min());
+    }
+    return Rcpp::List::create(Rcpp::Named("phi") = phi, Rcpp::Named("psi") = psi);
   });
 }
 

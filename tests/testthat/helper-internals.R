@@ -9,7 +9,7 @@ dpm <- local({
     # the C++ geometry kernels, checked against identities and references
     geometry = c("cpp_binary_op", "cpp_ternary_op", "cpp_dist", "cpp_inner", "cpp_tangent_coords",
                  "cpp_chart_points", "cpp_check_tangents", "cpp_kendall_align", "cpp_manifold_info",
-                 "cpp_random_point", "cpp_log_volume_density", "hyperbolic_boost"),
+                 "cpp_random_point", "cpp_log_volume_density", "cpp_log_polar_volume_bound", "hyperbolic_boost"),
     # samplers and their public refusal rules, checked against their laws
     samplers = c("cpp_rkng_mcmc", "cpp_rlaplace_mcmc", "cpp_rwrapped", "cpp_sinhc_bound_table",
                  "laplace_exact_draws", "release_laplace", "release_kng", "exact_sampler_available",
@@ -20,7 +20,8 @@ dpm <- local({
     # the one-call release (its clip-level law is tested directly)
     regression = c("cpp_regression_energy", "cpp_regression_gradient", "cpp_regression_clipped_loss",
                    "cpp_regression_chart_kng", "cpp_linear_kng_exact", "cpp_linearised_residuals",
-                   "cpp_release_regression", "joint_sensitivity", "joint_weight", "linear_sensitivity",
+                   "cpp_release_regression", "joint_sensitivity", "joint_weight", "linear_sensitivity", "linear_stage_law",
+                   "linear_release",
                    "linear_weight", "linearised_combination", "domain_block", "ssp_gram_scales",
                    "ssp_release_split", "split_design_barycentric", "regression_release_curve"),
     # where a release keeps the values its private stages drew (swapped

@@ -745,3 +745,79 @@ test_that("the joint law's exact samplers stop at their public limit with the on
   expect_equal(e$status, "exhausted")
   expect_equal(e$max_attempts, 1)
 })
+
+test_that("the joint law's first stage follows the public failure protocol (issue 19's adversarial case)", {
+  # The public plan: uniform proposals are accepted with probability at
+  # least exp(-G_max / sigma), G_max = (r + Rc + Vm / 2) sqrt(1 + w^2 / 4)
+  # bounds the gradient norm on the domain for any data, and the worst case
+  # (every record at t = 1/2 with z = -r u, the line at (r u, 2r u)) attains it
+  r <- 0.45
+  dom <- list(a = dpm$domain_block(r, 2), b = dpm$domain_block(2 * r, 2))
+  law <- dpm$linear_stage_law(100, 0.2, dom, r)  # n epsilon_1 = 20
+  g_max <- 3 * r * sqrt(1 + law$w^2 / 4)
+  u <- c(1, 0)
+  g <- dpm$cpp_regression_gradient(euclidean(2), rep(0.5, 7), matrix(-r * u, 2, 7), r * u, 2 * r * u, Inf)
+  expect_equal(sqrt(sum(g$p^2) + law$w^2 * sum(g$v^2)), g_max)
+  set.seed(62)
+  for (i in 1:50) {
+    tt <- runif(9, -0.5, 0.5)
+    Z <- apply(matrix(rnorm(18), 2), 2, function(z) z / sqrt(sum(z^2)) * r * runif(1))
+    x <- c(rnorm(2), rnorm(2))
+    x <- c(x[1:2] / sqrt(sum(x[1:2]^2)) * r * runif(1), x[3:4] / sqrt(sum(x[3:4]^2)) * 2 * r * runif(1))
+    g <- dpm$cpp_regression_gradient(euclidean(2), tt, Z, x[1:2], x[3:4], Inf)
+    expect_lte(sqrt(sum(g$p^2) + law$w^2 * sum(g$v^2)), g_max)
+  }
+  expect_equal(law$plan$log_acceptance, -g_max / law$sigma)
+  expect_true(law$plan$ok)
+  # Adversarial data whose least-squares line leaves the domain (slope 1.8
+  # against v_bound 0.9), and a neighbour: where the plan certifies the
+  # sampler it releases for both (no cap, so no data-dependent failure)
+  adversarial <- function(n, m) {
+    set.seed(63)
+    tt <- runif(n, -0.5, 0.5)
+    Z <- rbind(0.5 * tt, 0) + matrix(rnorm(2 * n, sd = 0.02), 2)
+    s <- rep(c(-1, 1), length.out = m)
+    tt[seq_len(m)] <- 0.25 * s
+    Z[, seq_len(m)] <- rbind(0.45 * s, 0)
+    list(t = tt, Z = Z)
+  }
+  for (m in c(40, 41)) {
+    D <- adversarial(50, m)
+    x <- dpm$linear_release(D$t, D$Z, r, 0.4, dom, NULL)$x
+    expect_true(sqrt(sum(x[1:2]^2)) <= r && sqrt(sum(x[3:4]^2)) <= 2 * r)
+  }
+  # The issue's first stage (n = 2000, epsilon_1 = 2) is refused before any
+  # data are read: the same error, of public quantities, for neighbours
+  # (and for no data at all)
+  expect_false(dpm$linear_stage_law(2000, 2, dom, r)$plan$ok)
+  errs <- lapply(c(1000, 1001), function(m) {
+    D <- adversarial(2000, m)
+    tryCatch(dpm$linear_release(D$t, D$Z, r, 2, dom, NULL), error = identity)
+  })
+  expect_s3_class(errs[[1]], "dpmanifold_sampler_error")
+  expect_identical(conditionMessage(errs[[1]]), conditionMessage(errs[[2]]))
+  expect_match(conditionMessage(errs[[1]]), "n = 2000, epsilon = 2, domain radii 0.45 and 0.9", fixed = TRUE)
+  expect_identical(conditionMessage(tryCatch(dpm$linear_release(numeric(2000), matrix(NA, 2, 2000), r, 2, dom, NULL),
+                                             error = identity)), conditionMessage(errs[[1]]))
+  # End to end, the issue's case (S^2, n = 2000, epsilon = 20; it released
+  # with 1250 adversarial records and always failed with 1375): the plan
+  # skips the first stage (a public decision) and neighbours with 1375 and
+  # 1376 adversarial records agree in everything but the estimate
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  adversarial_s2 <- function(m) {
+    set.seed(64)
+    x <- runif(2000)
+    y <- mfd_exp(S2, north, outer(x - 0.5, c(0.5, 0, 0)) + 0.02 * mfd_random_tangent(S2, north, 2000))
+    s <- rep(c(-1, 1), length.out = m)
+    x[seq_len(m)] <- 0.5 + 0.25 * s
+    y[seq_len(m), ] <- t(mfd_exp(S2, north, outer(s, c(0.45, 0, 0))))
+    list(x = x, y = y)
+  }
+  f <- function(D) dp_geodesic_regression(S2, D$x, D$y, epsilon = 20, tau = 0.3, center = north, radius = 0.45,
+                                          x_range = c(0, 1), method = "joint", sampler = "mcmc",
+                                          mcmc = mcmc_control(burnin = 100, steps = 100))
+  rels <- expect_neighbours_agree(f, adversarial_s2(1375), adversarial_s2(1376), "joint, issue 19's adversarial case")
+  expect_s3_class(rels[[1]], "dp_release")
+  expect_named(rels[[1]]$sigma, "joint")
+})

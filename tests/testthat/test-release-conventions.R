@@ -95,18 +95,24 @@ test_that("tidy() and glance() through generics", {
 
 # Coverage of the non-private estimate (the Frechet mean of the clipped
 # data) by R releases of fixed data, at level 0.9: at least the level up to
-# three binomial standard errors.
+# a binomial tolerance for R releases (its 0.1% quantile when the coverage
+# is exactly the level). Also returns the ball's radius (public: one value)
+# and the empirical quantile of the distance, to compare a conservative
+# bound with the law it bounds.
 coverage <- function(M, X, center, radius, R = 400, level = 0.9, ...) {
   xbar <- frechet_mean(M, clip_to_ball(M, X, center, radius))$mean
   hit <- logical(R)
-  rad <- numeric(R)
+  rad <- dist <- numeric(R)
   for (i in seq_len(R)) {
     rel <- dp_frechet_mean(M, X, center = center, radius = radius, ...)
     ci <- confint(rel, level = level)
     rad[i] <- ci$radius
-    hit[i] <- mfd_dist(M, ci$center, xbar) <= ci$radius
+    dist[i] <- mfd_dist(M, ci$center, xbar)
+    hit[i] <- dist[i] <= ci$radius
   }
-  list(coverage = mean(hit), radius = unique(rad), floor = level - 3 * sqrt(level * (1 - level) / R))
+  list(coverage = mean(hit), radius = unique(rad), floor = stats::qbinom(0.001, R, level) / R,
+       empirical = unname(stats::quantile(dist, level)), mechanism = rel$mechanism,
+       truncated = isTRUE(rel$bounds$truncated))
 }
 
 test_that("confint() covers the non-private mean at its level (flat spaces)", {
@@ -134,7 +140,7 @@ test_that("confint() covers the non-private mean at its level (flat spaces)", {
   S <- replicate(15, { A <- matrix(rnorm(4, sd = 0.3), 2); expm_sym <- eigen(A + t(A), symmetric = TRUE)
     expm_sym$vectors %*% diag(exp(expm_sym$values)) %*% t(expm_sym$vectors) }, simplify = FALSE)
   cv <- coverage(L, S, diag(2), 1.2, R = 300, epsilon = 1)
-  expect_gte(cv$coverage, 0.9 - 3 * sqrt(0.09 / 300))
+  expect_gte(cv$coverage, cv$floor)
 })
 
 test_that("confint() covers the non-private mean at its level (sphere, hyperbolic space)", {
@@ -144,6 +150,15 @@ test_that("confint() covers the non-private mean at its level (sphere, hyperboli
   expect_gte(cv$coverage, cv$floor)
   cv <- coverage(S2, X, north, pi / 8, epsilon = 1, truncated = TRUE)
   expect_gte(cv$coverage, cv$floor)
+  # radius 0.7: the default is KNG, covered by the bound from the public
+  # bounds of its gradient norm (conservative, within the diameter 2r)
+  set.seed(45)
+  X <- mfd_exp(S2, north, 0.5 * mfd_random_tangent(S2, north, 200))
+  cv <- coverage(S2, X, north, 0.7, R = 300, epsilon = 1)
+  expect_identical(cv$mechanism, "kng")
+  expect_gte(cv$coverage, cv$floor)
+  expect_gte(cv$radius, cv$empirical)
+  expect_lt(cv$radius, 1.4)
   H <- hyperbolic(2)
   o <- c(1, 0, 0)
   XH <- mfd_exp(H, o, 0.4 * mfd_random_tangent(H, o, 15))
@@ -151,6 +166,78 @@ test_that("confint() covers the non-private mean at its level (sphere, hyperboli
   expect_gte(cv$coverage, cv$floor)
   cv <- coverage(H, XH, o, 0.8, epsilon = 1, truncated = TRUE)
   expect_gte(cv$coverage, cv$floor)
+  cv <- coverage(H, XH, o, 0.8, R = 300, epsilon = 2, mechanism = "kng")
+  expect_gte(cv$coverage, cv$floor)
+})
+
+test_that("confint() covers the non-private mean at its level (Kendall's shape space)", {
+  K <- kendall_shape(4)
+  square <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4)
+  set.seed(46)
+  cfg <- array(rnorm(8 * 200, sd = 0.1) + as.vector(square), c(4, 2, 200))
+  # radius 0.2: the default is the untruncated Laplace law (exact radial law of CP^2)
+  cv <- coverage(K, cfg, square, 0.2, R = 300, epsilon = 1)
+  expect_identical(c(cv$mechanism, cv$truncated), c("laplace", "FALSE"))
+  expect_gte(cv$coverage, cv$floor)
+  # radius 0.35: the default is KNG
+  cv <- coverage(K, cfg, square, 0.35, R = 300, epsilon = 1)
+  expect_identical(cv$mechanism, "kng")
+  expect_gte(cv$coverage, cv$floor)
+  expect_gte(cv$radius, cv$empirical)
+  expect_lt(cv$radius, 0.7)
+  # few records, many clipped (the estimate near the ball's edge), the law
+  # restricted to the ball
+  cfg <- array(rnorm(8 * 20, sd = 0.15) + as.vector(square), c(4, 2, 20))
+  cv <- suppressWarnings(coverage(K, cfg, square, 0.2, R = 300, epsilon = 1, truncated = TRUE))
+  expect_gte(cv$coverage, cv$floor)
+})
+
+test_that("confint() covers the non-private mean at its level (SPD, affine-invariant)", {
+  S <- spd(2)
+  set.seed(47)
+  X <- replicate(100, { A <- matrix(rnorm(4, sd = 0.3), 2); e <- eigen(A + t(A), symmetric = TRUE)
+    e$vectors %*% diag(exp(e$values)) %*% t(e$vectors) }, simplify = FALSE)
+  # the default: the untruncated Laplace law, bounded by the radial law of
+  # a volume that dominates the direction-dependent one
+  cv <- coverage(S, X, diag(2), 1, R = 300, epsilon = 1)
+  expect_identical(c(cv$mechanism, cv$truncated), c("laplace", "FALSE"))
+  expect_gte(cv$coverage, cv$floor)
+  cv <- coverage(S, X, diag(2), 1, R = 300, epsilon = 1, truncated = TRUE)
+  expect_gte(cv$coverage, cv$floor)
+  cv <- coverage(S, X, diag(2), 1, R = 300, epsilon = 1, mechanism = "kng")
+  expect_gte(cv$coverage, cv$floor)
+  expect_gte(cv$radius, cv$empirical)
+  # a ball whose records are mostly clipped
+  cv <- coverage(S, X, diag(2), 0.3, R = 300, epsilon = 1)
+  expect_gte(cv$coverage, cv$floor)
+})
+
+test_that("the polar volumes confint() reads are the package's own", {
+  # Kendall's shape space of k = 4 landmarks is CP^2 with the Fubini-Study
+  # metric of diameter pi / 2: under the uniform law on shapes (Gaussian
+  # landmarks), cos^2 of the distance to a fixed shape is Beta(1, k - 2),
+  # i.e. the distance has density prop. to sin(t)^3 cos(t), the polar volume
+  K <- kendall_shape(4)
+  set.seed(48)
+  shapes <- array(rnorm(8 * 3000), c(4, 2, 3000))
+  square <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4)
+  d <- mfd_dist(K, as_preshape(square), as_preshape(shapes))
+  expect_gt(suppressWarnings(stats::ks.test(cos(d)^2, "pbeta", 1, 2))$p.value, 0.01)
+  t <- c(0.05, 0.3, 0.7, 1.2)
+  vb <- dpm$cpp_log_polar_volume_bound(K, t)
+  expect_true(vb$exact)
+  expect_equal(vb$log_A, log(sin(t)^3 * cos(t)))
+  # SPD(3), affine-invariant: A(t, u) / Abar(t) is nonincreasing in t for
+  # every direction u (the likelihood-ratio bound of the proof)
+  S3 <- spd(3)
+  vb <- dpm$cpp_log_polar_volume_bound(S3, t <- seq(0.1, 4, by = 0.1))
+  expect_false(vb$exact)
+  for (j in 1:20) {
+    u <- mfd_random_tangent(S3, diag(3), 1)
+    u <- u / sqrt(sum(u^2))
+    lJ <- dpm$cpp_log_volume_density(S3, as.vector(diag(3)), sapply(t, function(s) as.vector(s * u)))
+    expect_true(all(diff(5 * log(t) + lJ - vb$log_A) <= 1e-12))
+  }
 })
 
 test_that("the radial quantiles are those of the public law", {
@@ -174,12 +261,12 @@ test_that("confint() refuses what it cannot cover", {
   rel <- sphere_release()
   expect_error(confint(rel, level = 1.2), "`level`", class = "dpmanifold_error")
   expect_error(confint(rel, parm = 1), "`parm`", class = "dpmanifold_error")
-  K <- kendall_shape(4)
-  square <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4)
+  S <- spd(2)
   set.seed(44)
-  cfg <- array(rnorm(80, sd = 0.03) + as.vector(square), c(4, 2, 10))
-  rk <- dp_frechet_mean(K, cfg, epsilon = 1, center = square, radius = 0.3, mechanism = "kng")
-  expect_error(confint(rk), "not derived yet", class = "dpmanifold_error")
-  rm <- dp_frechet_mean(S2, rbind(north, north), epsilon = 1, center = north, radius = pi / 8, sampler = "mcmc")
+  rw <- dp_frechet_mean(S, replicate(10, diag(2), simplify = FALSE), epsilon = 1, center = diag(2), radius = 0.5,
+                        mechanism = "wrapped_laplace")
+  expect_error(confint(rw), "not derived yet", class = "dpmanifold_error")
+  expect_warning(rm <- dp_frechet_mean(S2, rbind(north, north), epsilon = 1, center = north, radius = pi / 8,
+                                       sampler = "mcmc"), class = "dpmanifold_low_utility")
   expect_error(confint(rm), "Metropolis-Hastings", class = "dpmanifold_error")
 })

@@ -56,6 +56,45 @@
 
 namespace dpmanifold {
 
+// Upper bound of the Hessian of dist(., x)^2 / 2 at distance s on a
+// manifold with curvature >= kmin: 1 when kmin >= 0, s q coth(s q) with
+// q = sqrt(-kmin) otherwise.
+inline double kng_hessian_upper(double s, double kmin) {
+  if (kmin >= 0.0 || s == 0.0) return 1.0;
+  const double x = s * std::sqrt(-kmin);
+  return x / std::tanh(x);
+}
+
+// The public bounds of the header, for data in a ball of radius r: along a
+// geodesic from the Frechet mean, at distance s, the Hessian of F is at
+// least kng_phi_pub(s) (nonincreasing in s, at least h(2r, kmax), at most 1)
+// and at most kng_psi_pub(s) (nondecreasing in s, at most H(2r)). So
+// Phi_pub(t) <= |grad F(y)| <= Psi_pub(t) at distance t from the mean, with
+// Phi, Psi their integrals from 0 (also used by confint(): inst/proofs/
+// confidence-balls.md).
+inline double kng_phi_pub(double s, double r, double kmax) {
+  double best = curvature_h(2.0 * r, kmax);
+  if (kmax <= 0.0) return 1.0;
+  auto ht = [kmax](double v) { return curvature_h(std::sqrt(v), kmax); };  // h of v = dist^2
+  const double vmax = 0.999 * M_PI * M_PI / kmax;
+  for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
+    const double A = s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0;
+    const double U = 4.0 * (1.0 + eta) * r * r;
+    if (!(A + U < vmax)) continue;
+    best = std::max(best, 0.75 * ht(A) + 0.25 * ht(A + U));
+  }
+  return std::min(best, 1.0);
+}
+inline double kng_psi_pub(double s, double r, double kmin) {
+  if (kmin >= 0.0) return 1.0;
+  double best = kng_hessian_upper(2.0 * r, kmin);
+  for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
+    const double v = (s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0) + (1.0 + eta) * r * r;
+    best = std::min(best, kng_hessian_upper(std::sqrt(v), kmin));
+  }
+  return best;
+}
+
 class KngExact {
  public:
   KngExact(const Manifold& M, const ConstPoints& X, double sigma, const Ball& ball, double p_fail)
@@ -202,39 +241,9 @@ class KngExact {
 
   double gradient_norm(const Vec& y) const { return M_.norm(y, kng_gradient(M_, y, X_)); }
 
-  // Upper bound of the Hessian of dist(., x)^2 / 2 at distance s:
-  // 1 when kappa_min >= 0, s q coth(s q) with q = sqrt(-kappa_min) otherwise.
-  double hessian_upper(double s) const {
-    if (kmin_ >= 0.0 || s == 0.0) return 1.0;
-    const double x = s * std::sqrt(-kmin_);
-    return x / std::tanh(x);
-  }
-  // public lower bound of phi(s) (see the header)
-  double phi_pub(double s) const {
-    const double r = ball_.radius;
-    double best = curvature_h(2.0 * r, kmax_);
-    if (kmax_ <= 0.0) return 1.0;
-    auto ht = [this](double v) { return curvature_h(std::sqrt(v), kmax_); };  // h of v = dist^2
-    const double vmax = 0.999 * M_PI * M_PI / kmax_;
-    for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
-      const double A = s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0;
-      const double U = 4.0 * (1.0 + eta) * r * r;
-      if (!(A + U < vmax)) continue;
-      best = std::max(best, 0.75 * ht(A) + 0.25 * ht(A + U));
-    }
-    return std::min(best, 1.0);
-  }
-  // public upper bound of the Hessian's upper bound psi(s)
-  double psi_pub(double s) const {
-    const double r = ball_.radius;
-    if (kmin_ >= 0.0) return 1.0;
-    double best = hessian_upper(2.0 * r);
-    for (double eta : {0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0}) {
-      const double v = (s > 0 ? (1.0 + 1.0 / eta) * s * s : 0.0) + (1.0 + eta) * r * r;
-      best = std::min(best, hessian_upper(std::sqrt(v)));
-    }
-    return best;
-  }
+  double hessian_upper(double s) const { return kng_hessian_upper(s, kmin_); }
+  double phi_pub(double s) const { return kng_phi_pub(s, ball_.radius, kmax_); }
+  double psi_pub(double s) const { return kng_psi_pub(s, ball_.radius, kmin_); }
 
   const Manifold& M_;
   ConstPoints X_;  // a view of the caller's data (a matrix or a map: never a temporary)

@@ -116,6 +116,32 @@ inline double cap_fraction(int d, double alpha) {
 
 }  // namespace polar
 
+// log Abar(t) of a polar volume that dominates the manifold's in likelihood
+// ratio: A(t, u) / Abar(t) is nonincreasing in t for every unit direction u,
+// A(t, u) = t^(d-1) J(t u) the polar volume (confint(): inst/proofs/
+// confidence-balls.md). Where J depends on |v| only (flat, constant
+// curvature, rank-one spaces), Abar = A: sum over the radial Jacobi
+// spectrum of m log s_mu(t) (exact). Otherwise (SPD, affine-invariant)
+// Abar(t) = t^(d-1) sinh(C t) / (C t) with C >= sum a over the root values
+// a(u) (Manifold::volume_growth_bounds): d/dt log J(t u) =
+// sum_a (a coth(a t) - 1/t) <= C coth(C t) - 1/t, since a -> a coth(a t) - 1/t
+// is convex with value 0 at a = 0, hence superadditive, and increasing.
+// `exact` is set to whether Abar = A.
+inline double log_polar_volume_bound(const Manifold& M, double t, bool* exact = nullptr) {
+  auto spec = M.radial_jacobi_spectrum();
+  if (exact) *exact = !spec.empty();
+  if (!(t > 0.0)) return M.dim() == 1 ? 0.0 : -std::numeric_limits<double>::infinity();
+  if (!spec.empty()) {
+    double s = 0.0;
+    for (const auto& e : spec)
+      if (e.second > 0) s += e.second * polar::log_s(e.first, t);
+    return s;
+  }
+  const double C = M.volume_growth_bounds().second;
+  if (!std::isfinite(C)) throw std::invalid_argument("no polar volume bound on this manifold");
+  return (M.dim() - 1) * std::log(t) + log_sinhc(C * t);
+}
+
 // Number of proposals after which a rejection loop whose acceptance is at
 // least acc_lb fails with probability below p_fail; -1 when it would exceed
 // the fixed cap (the sampler then refuses up front, see LaplacePlan).

@@ -426,7 +426,13 @@ struct LinearStats {
 //     draws outside the domain are rejected;
 //  B. uniform on the domain, accepted with probability exp(-|G| / sigma),
 //     which works for any design (a constant covariate makes H singular).
-// The number of attempts depends on the data and is never returned.
+// The number of attempts depends on the data and is never returned. A's
+// acceptance (the law's mass in the domain) has no public lower bound; B's
+// is at least the domain's public fraction times exp(-G_max / sigma), which
+// the caller turns into a public plan before reading the data
+// (linear_exact_plan() in R/regression_chains.R) and then passes
+// max_attempts = Inf: the loop runs until it accepts (the one failure
+// protocol, inst/proofs/exact-samplers.md).
 inline Vec linear_kng_exact(const LinearStats& S, const RegressionDomain& dom, double sigma,
                             double w, Rng& rng, double max_attempts) {
   const int k = static_cast<int>(S.sz.size());
