@@ -111,7 +111,7 @@ regression_legend <- function(curves, legend, pos = "topright", lwd = 2.5, extra
   nm <- names(curves)
   graphics::legend(pos, legend = c(unname(regression_labels[nm]), extra),
                    col = c(unname(regression_cols[nm]), extra_col),
-                   lwd = c(rep(lwd, length(nm)), rep(NA, length(extra))),
+                   lwd = c(rep(lwd, length(nm)), ifelse(is.na(extra_lty %||% rep(NA, length(extra))), NA, 1)),
                    lty = c(rep(1, length(nm)), extra_lty %||% rep(NA, length(extra))),
                    pch = c(rep(NA, length(nm)), extra_pch), bty = "n", cex = 0.85)
 }
@@ -152,35 +152,34 @@ plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., a
 plot_regression_fit.sphere <- function(M, curves, x_range, data, legend, ..., at = NULL, bounds = NULL) {
   if (M$size == 1L) return(plot_regression_circle(M, curves, x_range, data, legend, ...))
   if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
-  args <- list(...)
-  if (is.null(args$view)) {
-    mid <- predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range))
-    args$view <- c(asin(max(-1, min(1, mid[3]))), atan2(mid[2], mid[1])) * 180 / pi
-  }
+  mid <- predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range))
+  args <- sphere_view_args(list(...), mid)
   Y <- if (is.null(data)) NULL else data$y
   dcol <- if (is.null(data)) NULL else covariate_greys(data$x, x_range)
-  do.call(plot_sphere, c(list(X = Y, col = dcol, pch = 16, cex = 0.7), args))
+  paths <- lapply(curves, function(cv) predict_geodesic(M, cv$p, cv$v, x_range,
+                                                        seq(x_range[1], x_range[2], length.out = 100)))
+  circle <- if (!is.null(bounds)) sphere_ball_circle(bounds$center, bounds$radius)
+  ext <- c(sprintf("x = %s", fmt_num(x_range)), if (!is.null(data)) "data (darker: larger x)",
+           if (!is.null(bounds)) c("public centre", "public ball"))
+  leg <- c(unname(regression_labels[names(curves)]), ext)
+  do.call(sphere_canvas, c(list(P = Y, frame = rbind(circle, do.call(rbind, paths)), legend = if (legend) leg),
+                           args$view))
   st <- .dpm_plot$sphere
+  if (!is.null(Y)) do.call(points_sphere, c(list(Y, col = dcol, pch = 16, cex = 0.7), args$points))
   if (!is.null(bounds)) {
-    S2 <- sphere(2)
-    B <- mfd_tangent_basis(S2, bounds$center)
-    tt <- seq(0, 2 * pi, length.out = 181)
-    circle <- mfd_exp(S2, bounds$center, bounds$radius * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ])))
     sphere_draw_path(circle, st$basis, st$back, col = .dpm_col["center"], lty = 2)
     points_sphere(bounds$center, pch = 3, col = .dpm_col["center"], cex = 1.2)
   }
   for (nm in names(curves)) {
-    cv <- curves[[nm]]
-    lines_sphere(cv$p, v = cv$v, t_range = c(0, 1), col = regression_cols[[nm]], lwd = 2.5)
-    ends <- predict_geodesic(M, cv$p, cv$v, x_range, x_range)
+    sphere_draw_path(paths[[nm]], st$basis, st$back, col = regression_cols[[nm]], lwd = 2.5)
+    ends <- paths[[nm]][c(1L, nrow(paths[[nm]])), , drop = FALSE]
     points_sphere(ends, pch = c(19, 21), bg = "white", col = regression_cols[[nm]], cex = 1.3, lwd = 2)
   }
-  ext <- c(sprintf("x = %s", fmt_num(x_range)), if (!is.null(data)) "data (darker: larger x)",
-           if (!is.null(bounds)) "public ball")
   regression_legend(curves, legend, extra = ext,
                     extra_col = c(.dpm_col["center"], .dpm_col["center"], if (!is.null(data)) "grey45",
-                                  if (!is.null(bounds)) .dpm_col["center"]),
-                    extra_pch = c(19, 21, if (!is.null(data)) 16, if (!is.null(bounds)) 3))
+                                  if (!is.null(bounds)) rep(.dpm_col["center"], 2)),
+                    extra_pch = c(19, 21, if (!is.null(data)) 16, if (!is.null(bounds)) c(3, NA)),
+                    extra_lty = c(NA, NA, if (!is.null(data)) NA, if (!is.null(bounds)) c(NA, 2)))
 }
 
 # S^1: the angle of the data and of the fits against the covariate.

@@ -102,11 +102,13 @@ release_points <- function(x) {
   pts[!vapply(pts, is.null, logical(1))]
 }
 
-release_labels <- c(center = "public centre", nonprivate = "non-private", private = "private")
+release_labels <- c(center = "public centre", nonprivate = "non-private", private = "private",
+                    ball = "public ball")
 
-release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL) {
+release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL, pos = "topright") {
   if (!legend) return(invisible())
-  graphics::legend("topright", legend = release_labels[which], col = .dpm_col[which], pch = pch, lwd = lwd,
+  col <- .dpm_col[ifelse(which == "ball", "center", which)]
+  graphics::legend(pos, legend = release_labels[which], col = col, pch = pch, lwd = lwd,
                    lty = lty, bty = "n", cex = 0.85)
 }
 
@@ -168,19 +170,36 @@ plot_release_mean.sphere <- function(M, x, data, legend, ...) {
   }
   if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
   ctr <- x$bounds$center
-  args <- list(...)
-  if (is.null(args$view)) args$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
-  do.call(plot_sphere, c(list(X = data, col = .dpm_col["data"], pch = 16, cex = 0.7), args))
-  # Boundary of the public ball: the circle of geodesic radius r around
-  # the centre.
+  circle <- sphere_ball_circle(ctr, x$bounds$radius)
+  args <- sphere_view_args(list(...), ctr)
+  P <- if (is.null(data)) NULL else sphere_points(data, "data")
+  leg <- c(release_labels[names(pts)], ball = "public ball")
+  do.call(sphere_canvas, c(list(P = P, frame = rbind(circle, do.call(rbind, pts)), legend = if (legend) leg),
+                           args$view))
+  if (!is.null(P)) do.call(points_sphere, c(list(P, col = .dpm_col["data"], pch = 16, cex = 0.7), args$points))
+  sphere_draw_path(circle, .dpm_plot$sphere$basis, .dpm_plot$sphere$back, col = .dpm_col["center"], lty = 2)
+  for (nm in names(pts)) points_sphere(pts[[nm]], pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
+  release_legend(c(names(pts), "ball"), legend, pch = c(ifelse(names(pts) == "center", 3, 19), NA),
+                 lty = c(rep(NA, length(pts)), 2))
+}
+
+# The boundary of the ball of geodesic radius r around ctr on S^2.
+sphere_ball_circle <- function(ctr, r) {
   S2 <- sphere(2)
   B <- mfd_tangent_basis(S2, ctr)
   tt <- seq(0, 2 * pi, length.out = 181)
-  V <- x$bounds$radius * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ]))
-  circle <- mfd_exp(S2, ctr, V)
-  sphere_draw_path(circle, .dpm_plot$sphere$basis, .dpm_plot$sphere$back, col = .dpm_col["center"], lty = 2)
-  for (nm in names(pts)) points_sphere(pts[[nm]], pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
-  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+  mfd_exp(S2, ctr, r * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ])))
+}
+
+# `...` of a sphere picture split into the arguments of the view
+# (sphere_canvas(); centred on `ctr` unless `view` is given) and graphical
+# parameters for the data points.
+sphere_view_args <- function(args, ctr, call = sys.call(-1)) {
+  view_names <- c("view", "graticule", "back", "main", "extent", "scale_bar")
+  va <- args[intersect(names(args), view_names)]
+  if (is.null(va$view)) va$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
+  if (!is.null(va$back)) va$back <- check_choice(va$back, c("faint", "hide"), "back", call = call)
+  list(view = va, points = args[setdiff(names(args), view_names)])
 }
 
 #' @export
