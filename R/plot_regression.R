@@ -139,6 +139,7 @@ plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., a
   }
   for (j in seq_len(k)) {
     yl <- range(c(unlist(lapply(coords, function(L) L[, j])), Y[, j]))
+    if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
     graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
                    ylab = sprintf("normal coordinate %d%s", j, if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""),
                    main = if (j == 1L) main %||% manifold_label(M))
@@ -194,8 +195,9 @@ plot_regression_circle <- function(M, curves, x_range, data, legend, ..., main =
     a <- atan2(data$y[, 2], data$y[, 1])
     ref + ((a - ref + pi) %% (2 * pi)) - pi
   }
-  graphics::plot(range(c(xs, data$x)), range(c(unlist(paths), dy)), type = "n", xlab = "x",
-                 ylab = "angle (radians)", main = main)
+  yl <- range(c(unlist(paths), dy))
+  if (legend) yl <- ylim_with_legend(yl, length(curves))
+  graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x", ylab = "angle (radians)", main = main)
   if (!is.null(dy)) graphics::points(data$x, dy, pch = 16, col = .dpm_col["data"], cex = 0.7)
   for (nm in names(curves)) graphics::lines(xs, paths[[nm]], col = regression_cols[[nm]], lwd = 2.5)
   regression_legend(curves, legend, pos = free_corner(paths[[1]]))
@@ -233,8 +235,9 @@ plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = 
   xlim <- range(c(at, data$x)) + c(-1, 1) * rmax * scale
   ylim <- range(rows) + c(-1.25, 1.1) * rmax * scale
   graphics::plot.new()
-  graphics::plot.window(xlim = xlim, ylim = ylim, asp = 1)
-  graphics::axis(1)
+  lim <- limits_with_legend(xlim, ylim, if (legend) regression_labels[names(curves)])
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
+  graphics::axis(1, at = pretty(xlim))
   ttl <- main %||% if (k > 2L) sprintf("rows/columns %d and %d", which[1], which[2])
   graphics::title(main = ttl, xlab = "x")
   if (!is.null(D)) {
@@ -274,7 +277,8 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
     xy <- rbind(do.call(rbind, lapply(seq_len(na), function(j) fits[[1]][, , j])),
                 if (!is.null(D)) do.call(rbind, lapply(seq_len(dim(D)[3]), function(i) D[, , i])))
     graphics::plot.new()
-    graphics::plot.window(xlim = range(xy[, 1]), ylim = range(xy[, 2]), asp = 1)
+    lim <- limits_with_legend(range(xy[, 1]), range(xy[, 2]), if (legend) sprintf("fit at x = %s", fmt_num(at)))
+    graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
     graphics::title(main = main)
     if (!is.null(D)) {
       dc <- faint_col(colx(data$x), 0.25)
@@ -301,7 +305,9 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
   xy <- do.call(rbind, c(lapply(fits, function(S) do.call(rbind, lapply(seq_len(na), function(j) shift(S[, , j], j)))),
                          if (!is.null(D)) lapply(seq_len(dim(D)[3]), function(i) shift(D[, , i], near[i]))))
   graphics::plot.new()
-  graphics::plot.window(xlim = range(xy[, 1]), ylim = range(xy[, 2]) - c(0.12 * span, 0), asp = 1)
+  lim <- limits_with_legend(range(xy[, 1]), range(xy[, 2]) - c(0.12 * span, 0),
+                            if (legend) regression_labels[names(curves)])
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
   graphics::title(main = main)
   if (!is.null(D)) {
     for (i in seq_len(dim(D)[3])) {
@@ -332,8 +338,9 @@ plot_regression_fit.euclidean <- function(M, curves, x_range, data, legend, ...,
   }
   for (j in seq_len(d)) {
     yl <- range(c(unlist(lapply(lines_y, function(L) L[, j])), Y[, j]))
-    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x", ylab = if (d > 1L) sprintf("coordinate %d", j) else "y",
-                   main = if (j == 1L) main)
+    if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
+    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
+                   ylab = if (d > 1L) sprintf("coordinate %d", j) else "y", main = if (j == 1L) main)
     if (!is.null(Y)) graphics::points(data$x, Y[, j], pch = 16, col = .dpm_col["data"], cex = 0.7)
     for (nm in names(curves)) graphics::lines(xs, lines_y[[nm]][, j], col = regression_cols[[nm]], lwd = 2.5)
     if (j == 1L) regression_legend(curves, legend, pos = free_corner(lines_y[[1]][, 1]))

@@ -116,7 +116,7 @@ sphere_canvas <- function(P, view = NULL, graticule = NULL, back = "faint", main
   # Reserve room (in inches) beside the framed square for a legend and
   # under it for the scale bar; asp = 1 then fixes the units per inch.
   pin <- graphics::par("pin")
-  legend_in <- legend_width_in(legend)
+  legend_in <- legend_size_in(legend)[1]
   bar_in <- if (scale_bar) 0.32 else 0
   per_in <- 2 * h / max(0.5, min(pin[2] - bar_in, pin[1] - legend_in))
   graphics::plot.window(xlim = c(-h, h + legend_in * per_in), ylim = c(-h - bar_in * per_in, h), asp = 1)
@@ -131,13 +131,6 @@ sphere_canvas <- function(P, view = NULL, graticule = NULL, back = "faint", main
   if (scale_bar) sphere_scale_bar(h, bar_in * per_in, graticule)
   if (!is.null(main)) graphics::title(main = main)
   invisible(extent)
-}
-
-# Width in inches of a legend (bty = "n") with these labels.
-legend_width_in <- function(labels, cex = 0.85) {
-  if (!length(labels)) return(0)
-  w <- function(s) graphics::strwidth(s, units = "inches", cex = cex)
-  max(w(labels)) + 4 * w("m")
 }
 
 # The smallest cap around the view centre `cvec` that holds the points, with

@@ -72,6 +72,32 @@ test_that("plot_sphere frames the data, draws a scale bar and keeps legends besi
   })
 })
 
+test_that("legends get room beside the picture instead of covering it", {
+  # the legend's box (drawn at "topright") lies outside the box of the data
+  legend_clear <- function(data_x, data_y, labels) {
+    box <- graphics::legend("topright", legend = labels, lwd = 2, bty = "n", cex = 0.85, plot = FALSE)$rect
+    box$left >= max(data_x) || box$top - box$h >= max(data_y)
+  }
+  for (size in list(c(5, 5), c(7, 4), c(4, 7))) {
+    grDevices::pdf(NULL, width = size[1], height = size[2])
+    cc <- simulate_corpus_callosum(4, k = 20, seed = 1)
+    out <- plot_shapes(list(a = cc$shapes[, , 1:2], bb = cc$shapes[, , 3:4]), aligned_to = "first")
+    xy <- do.call(rbind, unlist(out, recursive = FALSE))
+    expect_true(legend_clear(xy[, 1], xy[, 2], c("a", "bb")))
+    E2 <- euclidean(2)
+    X <- matrix(rnorm(60), ncol = 2)
+    rel <- suppressWarnings(dp_frechet_mean(E2, X, epsilon = 1, center = c(0, 0), radius = 3,
+                                            return_nonprivate = TRUE))
+    plot(rel, data = X)
+    expect_true(legend_clear(c(X[, 1], 3), c(X[, 2], 3), c("public centre", "non-private", "private", "public ball")))
+    grDevices::dev.off()
+  }
+  # lwd and lty per group
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_silent(plot_shapes(list(a = cc$shapes[, , 1], b = cc$shapes[, , 2]), lwd = c(1, 3), lty = c(1, 2)))
+})
+
 test_that("sphere plotting helpers validate their input", {
   with_null_device({
     expect_error(plot_sphere(matrix(1, 2, 3)), "unit vectors", class = "dpmanifold_error")
