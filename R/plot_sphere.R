@@ -115,11 +115,17 @@ sphere_canvas <- function(P, view = NULL, graticule = NULL, back = "faint", main
   graphics::plot.new()
   # Reserve room (in inches) beside the framed square for a legend and
   # under it for the scale bar; asp = 1 then fixes the units per inch.
+  # The legend goes right of the picture or above it, whichever leaves the
+  # larger picture.
   pin <- graphics::par("pin")
-  legend_in <- legend_size_in(legend)[1]
+  leg <- legend_size_in(legend)
   bar_in <- if (scale_bar) 0.32 else 0
-  per_in <- 2 * h / max(0.5, min(pin[2] - bar_in, pin[1] - legend_in))
-  graphics::plot.window(xlim = c(-h, h + legend_in * per_in), ylim = c(-h - bar_in * per_in, h), asp = 1)
+  side <- max(0.5, min(pin[2] - bar_in, pin[1] - leg[1]))      # inches of the square, legend right
+  above <- max(0.5, min(pin[2] - bar_in - leg[2], pin[1]))       # legend above
+  right <- side >= above
+  per_in <- 2 * h / if (right) side else above
+  graphics::plot.window(xlim = c(-h, h + if (right) leg[1] * per_in else 0),
+                        ylim = c(-h - bar_in * per_in, h + if (right) 0 else leg[2] * per_in), asp = 1)
   usr <- graphics::par("usr")
   graphics::clip(-h, h, -h, h)
   tt <- seq(0, 2 * pi, length.out = 361)

@@ -62,10 +62,16 @@ test_that("plot_sphere frames the data, draws a scale bar and keeps legends besi
     # plot() of a release reserves room right of the picture for its legend
     rel <- suppressWarnings(dp_frechet_mean(S2, X, epsilon = 1, center = N, radius = 0.3,
                                             return_nonprivate = TRUE))
-    plot(rel, data = X)
-    st <- dpmanifold:::.dpm_plot$sphere
-    room <- (par("usr")[2] - st$half) / diff(par("usr")[1:2]) * par("pin")[1]
-    expect_gt(room, max(strwidth(c("public centre", "non-private", "private", "public ball"), "inches", cex = 0.85)))
+    labels <- c("public centre", "non-private", "private", "public ball")
+    for (size in list(c(7, 7), c(5, 5), c(7, 4))) {
+      grDevices::pdf(NULL, width = size[1], height = size[2])
+      plot(rel, data = X)
+      st <- dpmanifold:::.dpm_plot$sphere
+      # the legend's box lies right of the framed square or above it
+      box <- legend("topright", legend = labels, pch = 19, bty = "n", cex = 0.85, plot = FALSE)$rect
+      expect_true(box$left >= st$half || box$top - box$h >= st$half)
+      grDevices::dev.off()
+    }
     # the public ball is in view
     expect_gt(st$half, sin(0.3))
     expect_error(plot(rel, data = X, back = "nope"), "`back`", class = "dpmanifold_error")
