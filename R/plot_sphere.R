@@ -151,8 +151,8 @@ sphere_auto_extent <- function(P, cvec) {
 # A round graticule step (degrees) that puts a few lines across the view.
 sphere_graticule_step <- function(extent) {
   steps <- c(1, 2, 5, 10, 15, 30)
-  want <- 2 * extent * 180 / pi / 5
-  steps[min(which(steps >= want), length(steps))]
+  want <- 2 * extent * 180 / pi / 6          # about six lines across the view
+  max(steps[steps <= want], 1)
 }
 
 # Parallels and meridians every `step` degrees, sampled over the part of the

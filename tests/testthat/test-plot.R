@@ -53,7 +53,8 @@ test_that("plot_sphere frames the data, draws a scale bar and keeps legends besi
     expect_false(dpmanifold:::.dpm_plot$sphere$zoomed)
     # the graticule follows the zoom unless given
     expect_equal(dpmanifold:::sphere_graticule_step(pi / 2), 30)
-    expect_equal(dpmanifold:::sphere_graticule_step(0.1), 5)
+    expect_equal(dpmanifold:::sphere_graticule_step(0.3), 5)
+    expect_equal(dpmanifold:::sphere_graticule_step(0.01), 1)
     expect_silent(plot_sphere(X, graticule = 1))
     for (bad in list(0, -1, NA, 2, c(0.1, 0.2), "a")) {
       expect_error(plot_sphere(X, extent = bad), "`extent`", class = "dpmanifold_error")
