@@ -151,10 +151,12 @@ rows_out <- function(X, single) {
 
 # The Poincare disc: unit circle and, for d > 2, a note that the first two
 # ball coordinates are drawn.
-poincare_frame <- function(M, ..., main = NULL) {
+poincare_frame <- function(M, ..., main = NULL, legend_labels = NULL) {
   tt <- seq(0, 2 * pi, length.out = 361)
-  graphics::plot(cos(tt), sin(tt), type = "l", asp = 1, col = "grey40", axes = FALSE, xlab = "", ylab = "",
+  lim <- limits_with_legend(c(-1, 1), c(-1, 1), legend_labels)
+  graphics::plot(lim$xlim, lim$ylim, type = "n", asp = 1, axes = FALSE, xlab = "", ylab = "",
                  main = main %||% if (M$size > 2L) "Poincare ball, coordinates 1 and 2" else NULL, ...)
+  graphics::lines(cos(tt), sin(tt), col = "grey40")
 }
 
 # First two Poincare-ball coordinates of points (user layout of M).
@@ -175,29 +177,38 @@ poincare_ball_boundary <- function(M, center, r) {
 #' @export
 plot_release_mean.hyperbolic <- function(M, x, data, legend, ...) {
   pts <- release_points(x)
-  poincare_frame(M, ...)
+  poincare_frame(M, ..., legend_labels = release_legend_labels(names(pts), legend))
   if (!is.null(data)) graphics::points(poincare_xy(M, data), col = .dpm_col["data"], pch = 16, cex = 0.6)
   ring <- poincare_ball_boundary(M, x$bounds$center, x$bounds$radius)
   graphics::lines(ring, col = .dpm_col["center"], lty = 2)
   for (nm in names(pts)) {
     graphics::points(poincare_xy(M, pts[[nm]]), pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
   }
-  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+  release_legend_ball(names(pts), legend)
 }
 
 #' @export
 plot_regression_fit.hyperbolic <- function(M, curves, x_range, data, legend, ..., at = NULL, bounds = NULL) {
-  poincare_frame(M, ...)
+  ball <- !is.null(bounds$center) && is.numeric(bounds$radius) && is.finite(bounds$radius)
+  poincare_frame(M, ..., legend_labels = if (legend) c(regression_labels[names(curves)],
+                                                       if (ball) c("public centre", "public ball")))
   if (!is.null(data)) {
     graphics::points(poincare_xy(M, data$y), pch = 16, cex = 0.8, col = covariate_greys(data$x, x_range))
   }
-  if (!is.null(bounds$center) && is.numeric(bounds$radius) && is.finite(bounds$radius)) {
+  if (ball) {
     graphics::lines(poincare_ball_boundary(M, bounds$center, bounds$radius), col = .dpm_col["center"], lty = 2)
+    graphics::points(poincare_xy(M, bounds$center), pch = 3, col = .dpm_col["center"], cex = 1.2)
   }
   xs <- regression_at(at, x_range, 100)
   for (nm in names(curves)) {
     cv <- curves[[nm]]
-    graphics::lines(poincare_xy(M, predict_geodesic(M, cv$p, cv$v, x_range, xs)), col = regression_cols[[nm]], lwd = 2.5)
+    graphics::lines(poincare_xy(M, predict_geodesic(M, cv$p, cv$v, x_range, xs)), col = regression_cols[[nm]],
+                    lwd = 2.5)
   }
-  regression_legend(curves, legend)
+  if (ball) {
+    regression_legend(curves, legend, extra = c("public centre", "public ball"),
+                      extra_col = rep(.dpm_col[["center"]], 2), extra_pch = c(3, NA), extra_lty = c(NA, 2))
+  } else {
+    regression_legend(curves, legend)
+  }
 }

@@ -111,7 +111,7 @@ regression_legend <- function(curves, legend, pos = "topright", lwd = 2.5, extra
   nm <- names(curves)
   graphics::legend(pos, legend = c(unname(regression_labels[nm]), extra),
                    col = c(unname(regression_cols[nm]), extra_col),
-                   lwd = c(rep(lwd, length(nm)), rep(NA, length(extra))),
+                   lwd = c(rep(lwd, length(nm)), ifelse(is.na(extra_lty %||% rep(NA, length(extra))), NA, 1)),
                    lty = c(rep(1, length(nm)), extra_lty %||% rep(NA, length(extra))),
                    pch = c(rep(NA, length(nm)), extra_pch), bty = "n", cex = 0.85)
 }
@@ -139,6 +139,7 @@ plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., a
   }
   for (j in seq_len(k)) {
     yl <- range(c(unlist(lapply(coords, function(L) L[, j])), Y[, j]))
+    if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
     graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
                    ylab = sprintf("normal coordinate %d%s", j, if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""),
                    main = if (j == 1L) main %||% manifold_label(M))
@@ -152,35 +153,34 @@ plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., a
 plot_regression_fit.sphere <- function(M, curves, x_range, data, legend, ..., at = NULL, bounds = NULL) {
   if (M$size == 1L) return(plot_regression_circle(M, curves, x_range, data, legend, ...))
   if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
-  args <- list(...)
-  if (is.null(args$view)) {
-    mid <- predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range))
-    args$view <- c(asin(max(-1, min(1, mid[3]))), atan2(mid[2], mid[1])) * 180 / pi
-  }
+  mid <- predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range))
+  args <- sphere_view_args(list(...), mid)
   Y <- if (is.null(data)) NULL else data$y
   dcol <- if (is.null(data)) NULL else covariate_greys(data$x, x_range)
-  do.call(plot_sphere, c(list(X = Y, col = dcol, pch = 16, cex = 0.7), args))
+  paths <- lapply(curves, function(cv) predict_geodesic(M, cv$p, cv$v, x_range,
+                                                        seq(x_range[1], x_range[2], length.out = 100)))
+  circle <- if (!is.null(bounds)) sphere_ball_circle(bounds$center, bounds$radius)
+  ext <- c(sprintf("x = %s", fmt_num(x_range)), if (!is.null(data)) "data (darker: larger x)",
+           if (!is.null(bounds)) c("public centre", "public ball"))
+  leg <- c(unname(regression_labels[names(curves)]), ext)
+  do.call(sphere_canvas, c(list(P = Y, frame = rbind(circle, do.call(rbind, paths)), legend = if (legend) leg),
+                           args$view))
   st <- .dpm_plot$sphere
+  if (!is.null(Y)) do.call(points_sphere, c(list(Y, col = dcol, pch = 16, cex = 0.7), args$points))
   if (!is.null(bounds)) {
-    S2 <- sphere(2)
-    B <- mfd_tangent_basis(S2, bounds$center)
-    tt <- seq(0, 2 * pi, length.out = 181)
-    circle <- mfd_exp(S2, bounds$center, bounds$radius * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ])))
     sphere_draw_path(circle, st$basis, st$back, col = .dpm_col["center"], lty = 2)
     points_sphere(bounds$center, pch = 3, col = .dpm_col["center"], cex = 1.2)
   }
   for (nm in names(curves)) {
-    cv <- curves[[nm]]
-    lines_sphere(cv$p, v = cv$v, t_range = c(0, 1), col = regression_cols[[nm]], lwd = 2.5)
-    ends <- predict_geodesic(M, cv$p, cv$v, x_range, x_range)
+    sphere_draw_path(paths[[nm]], st$basis, st$back, col = regression_cols[[nm]], lwd = 2.5)
+    ends <- paths[[nm]][c(1L, nrow(paths[[nm]])), , drop = FALSE]
     points_sphere(ends, pch = c(19, 21), bg = "white", col = regression_cols[[nm]], cex = 1.3, lwd = 2)
   }
-  ext <- c(sprintf("x = %s", fmt_num(x_range)), if (!is.null(data)) "data (darker: larger x)",
-           if (!is.null(bounds)) "public ball")
   regression_legend(curves, legend, extra = ext,
                     extra_col = c(.dpm_col["center"], .dpm_col["center"], if (!is.null(data)) "grey45",
-                                  if (!is.null(bounds)) .dpm_col["center"]),
-                    extra_pch = c(19, 21, if (!is.null(data)) 16, if (!is.null(bounds)) 3))
+                                  if (!is.null(bounds)) rep(.dpm_col["center"], 2)),
+                    extra_pch = c(19, 21, if (!is.null(data)) 16, if (!is.null(bounds)) c(3, NA)),
+                    extra_lty = c(NA, NA, if (!is.null(data)) NA, if (!is.null(bounds)) c(NA, 2)))
 }
 
 # S^1: the angle of the data and of the fits against the covariate.
@@ -195,8 +195,9 @@ plot_regression_circle <- function(M, curves, x_range, data, legend, ..., main =
     a <- atan2(data$y[, 2], data$y[, 1])
     ref + ((a - ref + pi) %% (2 * pi)) - pi
   }
-  graphics::plot(range(c(xs, data$x)), range(c(unlist(paths), dy)), type = "n", xlab = "x",
-                 ylab = "angle (radians)", main = main)
+  yl <- range(c(unlist(paths), dy))
+  if (legend) yl <- ylim_with_legend(yl, length(curves))
+  graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x", ylab = "angle (radians)", main = main)
   if (!is.null(dy)) graphics::points(data$x, dy, pch = 16, col = .dpm_col["data"], cex = 0.7)
   for (nm in names(curves)) graphics::lines(xs, paths[[nm]], col = regression_cols[[nm]], lwd = 2.5)
   regression_legend(curves, legend, pos = free_corner(paths[[1]]))
@@ -234,8 +235,9 @@ plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = 
   xlim <- range(c(at, data$x)) + c(-1, 1) * rmax * scale
   ylim <- range(rows) + c(-1.25, 1.1) * rmax * scale
   graphics::plot.new()
-  graphics::plot.window(xlim = xlim, ylim = ylim, asp = 1)
-  graphics::axis(1)
+  lim <- limits_with_legend(xlim, ylim, if (legend) regression_labels[names(curves)])
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
+  graphics::axis(1, at = pretty(xlim))
   ttl <- main %||% if (k > 2L) sprintf("rows/columns %d and %d", which[1], which[2])
   graphics::title(main = ttl, xlab = "x")
   if (!is.null(D)) {
@@ -275,7 +277,8 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
     xy <- rbind(do.call(rbind, lapply(seq_len(na), function(j) fits[[1]][, , j])),
                 if (!is.null(D)) do.call(rbind, lapply(seq_len(dim(D)[3]), function(i) D[, , i])))
     graphics::plot.new()
-    graphics::plot.window(xlim = range(xy[, 1]), ylim = range(xy[, 2]), asp = 1)
+    lim <- limits_with_legend(range(xy[, 1]), range(xy[, 2]), if (legend) sprintf("fit at x = %s", fmt_num(at)))
+    graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
     graphics::title(main = main)
     if (!is.null(D)) {
       dc <- faint_col(colx(data$x), 0.25)
@@ -302,7 +305,9 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
   xy <- do.call(rbind, c(lapply(fits, function(S) do.call(rbind, lapply(seq_len(na), function(j) shift(S[, , j], j)))),
                          if (!is.null(D)) lapply(seq_len(dim(D)[3]), function(i) shift(D[, , i], near[i]))))
   graphics::plot.new()
-  graphics::plot.window(xlim = range(xy[, 1]), ylim = range(xy[, 2]) - c(0.12 * span, 0), asp = 1)
+  lim <- limits_with_legend(range(xy[, 1]), range(xy[, 2]) - c(0.12 * span, 0),
+                            if (legend) regression_labels[names(curves)])
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
   graphics::title(main = main)
   if (!is.null(D)) {
     for (i in seq_len(dim(D)[3])) {
@@ -333,8 +338,9 @@ plot_regression_fit.euclidean <- function(M, curves, x_range, data, legend, ...,
   }
   for (j in seq_len(d)) {
     yl <- range(c(unlist(lapply(lines_y, function(L) L[, j])), Y[, j]))
-    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x", ylab = if (d > 1L) sprintf("coordinate %d", j) else "y",
-                   main = if (j == 1L) main)
+    if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
+    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
+                   ylab = if (d > 1L) sprintf("coordinate %d", j) else "y", main = if (j == 1L) main)
     if (!is.null(Y)) graphics::points(data$x, Y[, j], pch = 16, col = .dpm_col["data"], cex = 0.7)
     for (nm in names(curves)) graphics::lines(xs, lines_y[[nm]][, j], col = regression_cols[[nm]], lwd = 2.5)
     if (j == 1L) regression_legend(curves, legend, pos = free_corner(lines_y[[1]][, 1]))

@@ -6,14 +6,20 @@
 #' Draws the natural picture of a [dp_release] on its manifold: the private
 #' estimate (orange), the non-private estimate if the release holds one
 #' (`return_nonprivate = TRUE`; blue) and the public centre of the bounds
-#' (grey), optionally over the data.
+#' (grey), optionally over the data. The public centre is what could be
+#' released at no privacy cost: a release that lies farther from the
+#' non-private estimate than the centre does is no better than the centre
+#' (see [dpmanifold_low_utility]). The legend is drawn beside the picture,
+#' not over it.
 #' * `sphere(2)`: orthographic view with the public ball's boundary
-#'   ([plot_sphere()]), as in Reimherr, Bharath and Soto (2021, Figure 2);
-#'   `sphere(1)`: the unit circle.
+#'   ([plot_sphere()], zoomed onto the ball and the data, with a scale bar),
+#'   as in Reimherr, Bharath and Soto (2021, Figure 2); `sphere(1)`: the
+#'   unit circle.
 #' * `spd(k)`: the matrices as ellipses overlaid at one place (for k > 2 the
 #'   block `which`), as in Kulkarni and Soto (Figure 8).
 #' * `kendall_shape(k)`: the outlines, aligned to the non-private mean (or
-#'   the centre), as in Soto et al. (2022, Figure 2).
+#'   the centre), the public centre dashed, as in Soto et al. (2022,
+#'   Figure 2).
 #' * `euclidean(d)`: the points (first two coordinates) with the ball.
 #' * any other manifold (e.g. `sphere(d)` for d > 2): normal coordinates at
 #'   the public centre, i.e. the first two coordinates of \eqn{Log_c(q)} in
@@ -102,12 +108,25 @@ release_points <- function(x) {
   pts[!vapply(pts, is.null, logical(1))]
 }
 
-release_labels <- c(center = "public centre", nonprivate = "non-private", private = "private")
+release_labels <- c(center = "public centre", nonprivate = "non-private", private = "private",
+                    ball = "public ball")
 
-release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL) {
+release_legend <- function(which, legend, pch = NULL, lwd = NULL, lty = NULL, pos = "topright") {
   if (!legend) return(invisible())
-  graphics::legend("topright", legend = release_labels[which], col = .dpm_col[which], pch = pch, lwd = lwd,
-                   lty = lty, bty = "n", cex = 0.85)
+  col <- .dpm_col[ifelse(which == "ball", "center", which)]
+  # only the symbols given (a NULL lty or lwd would still draw lines)
+  sym <- list(pch = pch, lwd = lwd, lty = lty)
+  do.call(graphics::legend, c(list(pos, legend = unname(release_labels[which]), col = unname(col), bty = "n",
+                                   cex = 0.85), sym[!vapply(sym, is.null, logical(1))]))
+}
+
+# The legend of a picture with points (the centre a cross) and the public
+# ball (dashed), and its labels (NULL when no legend is drawn).
+release_legend_labels <- function(which, legend) if (legend) unname(release_labels[c(which, "ball")])
+
+release_legend_ball <- function(which, legend) {
+  release_legend(c(which, "ball"), legend, pch = c(ifelse(which == "center", 3, 19), NA),
+                 lty = c(rep(NA, length(which)), 2))
 }
 
 plot_release_mean <- function(M, x, data, legend, ...) UseMethod("plot_release_mean")
@@ -134,9 +153,11 @@ plot_release_mean.default <- function(M, x, data, legend, ...) {
   D <- if (is.null(data)) NULL else first_two(normal_coords(M, ctr, as_data_points(M, data, "data")))
   r <- x$bounds$radius
   lim <- rbind(P, D, c(-r, -r), c(r, r))
+  lim <- limits_with_legend(range(lim[, 1]), range(lim[, 2]), release_legend_labels(names(pts), legend))
   args <- list(...)
   lab <- if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""
-  base <- list(x = lim, type = "n", asp = 1, xlab = paste0("normal coordinate 1 at the public centre", lab),
+  base <- list(x = lim$xlim, y = lim$ylim, type = "n", asp = 1,
+               xlab = paste0("normal coordinate 1 at the public centre", lab),
                ylab = if (M$dim > 1L) paste0("normal coordinate 2", lab) else "",
                main = manifold_label(M))
   do.call(graphics::plot, c(base[setdiff(names(base), names(args))], args))
@@ -148,7 +169,7 @@ plot_release_mean.default <- function(M, x, data, legend, ...) {
     graphics::segments(-r, 0, r, 0, col = .dpm_col["center"], lty = 2)
   }
   graphics::points(P, pch = ifelse(names(pts) == "center", 3, 19), col = .dpm_col[names(pts)], cex = 1.3)
-  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+  release_legend_ball(names(pts), legend)
 }
 
 #' @export
@@ -156,31 +177,50 @@ plot_release_mean.sphere <- function(M, x, data, legend, ...) {
   pts <- release_points(x)
   if (M$size == 1L) {
     tt <- seq(0, 2 * pi, length.out = 361)
-    graphics::plot(cos(tt), sin(tt), type = "l", asp = 1, col = "grey40", axes = FALSE, xlab = "", ylab = "", ...)
+    lim <- limits_with_legend(c(-1, 1), c(-1, 1), release_legend_labels(names(pts), legend))
+    graphics::plot(lim$xlim, lim$ylim, type = "n", asp = 1, axes = FALSE, xlab = "", ylab = "", ...)
+    graphics::lines(cos(tt), sin(tt), col = "grey40")
     if (!is.null(data)) graphics::points(mfd_to_rows(M, data), col = .dpm_col["data"], pch = 16, cex = 0.6)
     ctr <- x$bounds$center
     a0 <- atan2(ctr[2], ctr[1])
     arc <- seq(a0 - x$bounds$radius, a0 + x$bounds$radius, length.out = 100)
     graphics::lines(cos(arc), sin(arc), col = .dpm_col["center"], lwd = 3)
     for (nm in names(pts)) graphics::points(pts[[nm]][1], pts[[nm]][2], pch = 19, col = .dpm_col[nm], cex = 1.3)
-    release_legend(names(pts), legend, pch = 19)
+    release_legend(c(names(pts), "ball"), legend, pch = c(rep(19, length(pts)), NA),
+                   lwd = c(rep(NA, length(pts)), 3), lty = c(rep(NA, length(pts)), 1))
     return(invisible())
   }
   if (M$size != 2L) return(NextMethod())   # S^d, d > 2: normal coordinates
   ctr <- x$bounds$center
-  args <- list(...)
-  if (is.null(args$view)) args$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
-  do.call(plot_sphere, c(list(X = data, col = .dpm_col["data"], pch = 16, cex = 0.7), args))
-  # Boundary of the public ball: the circle of geodesic radius r around
-  # the centre.
+  circle <- sphere_ball_circle(ctr, x$bounds$radius)
+  args <- sphere_view_args(list(...), ctr)
+  P <- if (is.null(data)) NULL else sphere_points(data, "data")
+  leg <- release_legend_labels(names(pts), legend)
+  do.call(sphere_canvas, c(list(P = P, frame = rbind(circle, do.call(rbind, pts)), legend = leg),
+                           args$view))
+  if (!is.null(P)) do.call(points_sphere, c(list(P, col = .dpm_col["data"], pch = 16, cex = 0.7), args$points))
+  sphere_draw_path(circle, .dpm_plot$sphere$basis, .dpm_plot$sphere$back, col = .dpm_col["center"], lty = 2)
+  for (nm in names(pts)) points_sphere(pts[[nm]], pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
+  release_legend_ball(names(pts), legend)
+}
+
+# The boundary of the ball of geodesic radius r around ctr on S^2.
+sphere_ball_circle <- function(ctr, r) {
   S2 <- sphere(2)
   B <- mfd_tangent_basis(S2, ctr)
   tt <- seq(0, 2 * pi, length.out = 181)
-  V <- x$bounds$radius * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ]))
-  circle <- mfd_exp(S2, ctr, V)
-  sphere_draw_path(circle, .dpm_plot$sphere$basis, .dpm_plot$sphere$back, col = .dpm_col["center"], lty = 2)
-  for (nm in names(pts)) points_sphere(pts[[nm]], pch = if (nm == "center") 3 else 19, col = .dpm_col[nm], cex = 1.3)
-  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+  mfd_exp(S2, ctr, r * (outer(cos(tt), B[1, ]) + outer(sin(tt), B[2, ])))
+}
+
+# `...` of a sphere picture split into the arguments of the view
+# (sphere_canvas(); centred on `ctr` unless `view` is given) and graphical
+# parameters for the data points.
+sphere_view_args <- function(args, ctr, call = sys.call(-1)) {
+  view_names <- c("view", "graticule", "back", "main", "extent", "scale_bar")
+  va <- args[intersect(names(args), view_names)]
+  if (is.null(va$view)) va$view <- c(asin(max(-1, min(1, ctr[3]))), atan2(ctr[2], ctr[1])) * 180 / pi
+  if (!is.null(va$back)) va$back <- check_choice(va$back, c("faint", "hide"), "back", call = call)
+  list(view = va, points = args[setdiff(names(args), view_names)])
 }
 
 #' @export
@@ -193,16 +233,22 @@ plot_release_mean.spd <- function(M, x, data, legend, ..., which = 1:2) {
   sub <- all[which, which, , drop = FALSE]
   s <- 1 / max(apply(sub, 3, function(A) sqrt(max(eigen(A, symmetric = TRUE, only.values = TRUE)$values))))
   ttl <- if (M$size > 2L) sprintf("rows/columns %d and %d", which[1], which[2]) else NULL
+  # every ellipse fits in the unit square once scaled by s
+  graphics::plot.new()
+  lim <- limits_with_legend(c(-1, 1), c(-1, 1), if (legend) release_labels[names(pts)])
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
+  args <- list(...)
+  graphics::title(main = args$main %||% ttl)
+  args$main <- NULL
   if (!is.null(D)) {
-    plot_spd_ellipses(D, centers = matrix(0, dim(D)[3], 2), scale = s, which = which,
-                      border = faint_col(.dpm_col["data"], 0.6), axes = FALSE, main = ttl, ...)
+    do.call(plot_spd_ellipses, c(list(D, centers = matrix(0, dim(D)[3], 2), scale = s, which = which, add = TRUE,
+                                      border = faint_col(.dpm_col["data"], 0.6)), args))
   }
-  first <- is.null(D)
   for (i in seq_along(pts)) {
-    plot_spd_ellipses(pts[[i]], centers = matrix(0, 1, 2), scale = s, which = which, add = !first,
-                      border = .dpm_col[names(pts)[i]], lwd = if (names(pts)[i] == "center") 1.5 else 2.5,
-                      lty = if (names(pts)[i] == "center") 2 else 1, axes = FALSE, main = if (first) ttl, ...)
-    first <- FALSE
+    do.call(plot_spd_ellipses, c(list(pts[[i]], centers = matrix(0, 1, 2), scale = s, which = which, add = TRUE,
+                                      border = .dpm_col[names(pts)[i]],
+                                      lwd = if (names(pts)[i] == "center") 1.5 else 2.5,
+                                      lty = if (names(pts)[i] == "center") 2 else 1), args))
   }
   release_legend(names(pts), legend, lwd = 2, lty = ifelse(names(pts) == "center", 2, 1))
 }
@@ -211,15 +257,18 @@ plot_release_mean.spd <- function(M, x, data, legend, ..., which = 1:2) {
 plot_release_mean.kendall_shape <- function(M, x, data, legend, ...) {
   pts <- release_points(x)
   target <- if (!is.null(x$nonprivate$frechet_mean)) x$nonprivate$frechet_mean else x$bounds$center
-  shp <- pts[rev(names(pts))]
-  shp <- shp[names(shp) != "center" | is.null(x$nonprivate$frechet_mean)]
+  # the public centre (dashed) is what one could release at no privacy cost
+  shp <- pts[c("private", "nonprivate", "center")[c("private", "nonprivate", "center") %in% names(pts)]]
   if (!is.null(data)) {
     Z <- align_shapes(M, as_data_preshapes(M, data), as_preshape(target))
     shp <- c(list(data = Z), shp)
   }
   col <- unname(.dpm_col[names(shp)])
+  lwd <- ifelse(names(shp) == "data", 1, ifelse(names(shp) == "center", 1.5, 2))
+  lty <- ifelse(names(shp) == "center", 2, 1)
   names(shp) <- ifelse(names(shp) %in% names(release_labels), release_labels[names(shp)], names(shp))
-  plot_shapes(shp, aligned_to = target, col = col, legend = if (legend) names(shp) else FALSE, lwd = 2, ...)
+  plot_shapes(shp, aligned_to = target, col = col, legend = if (legend) names(shp) else FALSE, lwd = lwd,
+              lty = lty, ...)
 }
 
 #' @export
@@ -233,7 +282,8 @@ plot_release_mean.euclidean <- function(M, x, data, legend, ...) {
   ctr <- P[1, ]
   r <- x$bounds$radius
   lim <- rbind(P, D, ctr - r, ctr + r)
-  graphics::plot(lim, type = "n", asp = 1, xlab = if (M$size > 1L) "coordinate 1" else "x",
+  lim <- limits_with_legend(range(lim[, 1]), range(lim[, 2]), release_legend_labels(names(pts), legend))
+  graphics::plot(lim$xlim, lim$ylim, type = "n", asp = 1, xlab = if (M$size > 1L) "coordinate 1" else "x",
                  ylab = if (M$size > 1L) "coordinate 2" else "", ...)
   if (!is.null(D)) graphics::points(D, col = .dpm_col["data"], pch = 16, cex = 0.6)
   tt <- seq(0, 2 * pi, length.out = 181)
@@ -243,7 +293,7 @@ plot_release_mean.euclidean <- function(M, x, data, legend, ...) {
     graphics::segments(ctr[1] - r, 0, ctr[1] + r, 0, col = .dpm_col["center"], lty = 2)
   }
   graphics::points(P, pch = ifelse(names(pts) == "center", 3, 19), col = .dpm_col[names(pts)], cex = 1.3)
-  release_legend(names(pts), legend, pch = ifelse(names(pts) == "center", 3, 19))
+  release_legend_ball(names(pts), legend)
 }
 
 mfd_to_rows <- function(M, data) if (is.null(dim(data))) matrix(data, 1L) else data

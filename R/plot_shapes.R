@@ -13,8 +13,9 @@
 #' geodesic regression, Figure 3, non-private blue vs private orange).
 #'
 #' @param X A k x 2 matrix, a k x 2 x n array, or a (named) list of them.
-#' @param ... Graphical parameters for the outlines ([graphics::lines()]:
-#'   `lwd`, `lty`).
+#' @param ... Graphical parameters for the outlines ([graphics::lines()]);
+#'   `lwd` and `lty` may give one value per list element (or per shape of
+#'   one array), like `col`.
 #' @param aligned_to `NULL` (draw the coordinates as given), `"first"`
 #'   (align every shape to the first one), or a k x 2 configuration to align
 #'   to. When aligning, every configuration is first made a preshape
@@ -32,7 +33,8 @@
 #'   overlaying them (`ncol` columns).
 #' @param ncol Number of columns of the grid when `panels = TRUE`.
 #' @param legend Legend labels (default: the names of the list, if any);
-#'   `FALSE` for none.
+#'   `FALSE` for none. The legend is drawn beside the shapes (room is
+#'   reserved for it right of them or above them), not over them.
 #' @param main Plot title.
 #' @return Invisibly, the list of (aligned) configurations drawn.
 #' @seealso [simulate_corpus_callosum()], [plot.dp_release()].
@@ -94,27 +96,41 @@ plot_shapes <- function(X, ..., aligned_to = NULL, connect = TRUE, closed = TRUE
     }
   }
   all <- do.call(rbind, flat)
+  leg <- if (is.null(legend)) names(groups) else if (isFALSE(legend)) NULL else as.character(legend)
+  if (panels) leg <- NULL
   graphics::plot.new()
-  graphics::plot.window(xlim = range(all[, 1]), ylim = range(all[, 2]), asp = 1)
+  lim <- limits_with_legend(range(all[, 1]), range(all[, 2]), leg)
+  graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
   if (!is.null(main)) graphics::title(main = main)
   lm_cols <- if (gradient) grDevices::hcl.colors(k, "viridis") else NULL
+  # lwd and lty: one per group (or per shape of one array), like col
+  args <- list(...)
+  per_shape <- function(a) if (one_array) rep_len(a, length(flat)) else
+    rep(rep_len(a, ng), vapply(groups, length, integer(1)))
+  lwds <- per_shape(args$lwd %||% graphics::par("lwd"))
+  ltys <- per_shape(args$lty %||% graphics::par("lty"))
+  args$lwd <- args$lty <- NULL
   for (i in seq_along(flat)) {
     z <- flat[[i]]
     if (connect) {
       zz <- if (closed) rbind(z, z[1, ]) else z
-      graphics::lines(zz[, 1], zz[, 2], col = cols[i], ...)
+      do.call(graphics::lines, c(list(zz[, 1], zz[, 2], col = cols[i], lwd = lwds[i], lty = ltys[i]), args))
     }
     if (landmarks) {
       graphics::points(z[, 1], z[, 2], pch = 19, cex = if (gradient) 0.7 else 0.45,
                        col = if (gradient) lm_cols else cols[i])
     }
   }
-  leg <- if (is.null(legend)) names(groups) else if (isFALSE(legend)) NULL else as.character(legend)
-  if (!is.null(leg) && !panels) {
-    graphics::legend("topright", legend = leg, col = rep_len(col, length(leg)), lwd = 2, bty = "n", cex = 0.85)
+  if (!is.null(leg)) {
+    graphics::legend("topright", legend = leg, col = rep_len(col, length(leg)),
+                     lwd = pmax(rep_len(per_group(list(...)$lwd, ng, 2), length(leg)), 1.5),
+                     lty = rep_len(per_group(list(...)$lty, ng), length(leg)), bty = "n", cex = 0.85)
   }
   invisible(if (is.null(names(groups)) && ng == 1L) groups[[1]] else groups)
 }
+
+# A graphical parameter given per group (recycled), or the device's.
+per_group <- function(a, ng, default = 1) rep_len(if (is.null(a)) default else a, ng)
 
 # A list (one element per group) of lists of k x 2 matrices.
 shape_groups <- function(X) {

@@ -20,6 +20,9 @@
 # "auto" (which picks one of the others) is
 # run with its defaults (exact samplers where the package has them, the
 # default chains otherwise: those releases are labelled delta unknown).
+# Beside them, the row "public_centre": the public centre as a constant
+# geodesic, which is released at no privacy cost; a method whose ratio is
+# not below it is no better than that.
 #
 # Run:
 #   Rscript inst/scripts/regression-methods.R                 # full (~10 min)
@@ -46,15 +49,19 @@ run_regression_methods <- function(small = identical(tolower(Sys.getenv("DPMANIF
                                        as.numeric(dpmanifold:::to_ambient(M, p, "p")),
                                        as.numeric(dpmanifold:::to_ambient(M, v, "v")))
   }
+  # Each method's ratio, and that of the public centre as a constant
+  # geodesic (p = center, v = 0): the release that costs no privacy.
   ratios <- function(M, x, Y, x_range, E0, args) {
-    vapply(methods, function(m) {
+    r <- vapply(methods, function(m) {
       rel <- tryCatch(quiet(do.call(dpmanifold::dp_geodesic_regression, c(list(M, x, Y), args, list(method = m)))),
                       dpmanifold_error = function(e) NULL)
       if (is.null(rel)) NA_real_ else energy(M, x, Y, x_range, rel$estimate$p, rel$estimate$v) / E0
     }, numeric(1))
+    c(r, public_centre = energy(M, x, Y, x_range, args$center, 0 * args$center) / E0)
   }
+  rows <- c(methods, "public_centre")
   summarise <- function(R, keys) {
-    do.call(rbind, lapply(methods, function(m) {
+    do.call(rbind, lapply(rows, function(m) {
       r <- R[m, ]
       cbind(keys, data.frame(method = m, median = stats::median(r, na.rm = TRUE),
                              q25 = unname(stats::quantile(r, 0.25, na.rm = TRUE)),
@@ -84,7 +91,7 @@ run_regression_methods <- function(small = identical(tolower(Sys.getenv("DPMANIF
         ratios(S2, D$x, D$y, c(0, 1), E0, list(epsilon = eps, tau = 0.15, center = D$center, radius = 0.4,
                                                  x_range = c(0, 1)))
       })
-      R <- matrix(R, nrow = length(methods), dimnames = list(methods, NULL))
+      R <- matrix(R, nrow = length(rows), dimnames = list(rows, NULL))
       sphere_rows[[length(sphere_rows) + 1L]] <- summarise(R, data.frame(n = n, epsilon = eps))
       message(sprintf("sphere n = %d, epsilon = %g done (%.0f s)", n, eps, proc.time()[["elapsed"]] - t_start))
     }
@@ -115,7 +122,7 @@ run_regression_methods <- function(small = identical(tolower(Sys.getenv("DPMANIF
       R <- replicate(reps, ratios(Mr, lage[priv], X[, , priv], lrange, E0,
                                   list(epsilon = eps, tau = rtau, center = rcenter, radius = rradius,
                                        x_range = lrange)))
-      R <- matrix(R, nrow = length(methods), dimnames = list(methods, NULL))
+      R <- matrix(R, nrow = length(rows), dimnames = list(rows, NULL))
       rat_rows[[length(rat_rows) + 1L]] <- summarise(R, data.frame(n = sum(priv), epsilon = eps))
       message(sprintf("rats epsilon = %g done (%.0f s)", eps, proc.time()[["elapsed"]] - t_start))
     }

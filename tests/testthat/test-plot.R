@@ -26,6 +26,85 @@ test_that("plot_sphere projects orthographically and returns invisibly", {
   })
 })
 
+test_that("plot_sphere frames the data, draws a scale bar and keeps legends beside the picture", {
+  with_null_device({
+    S2 <- sphere(2)
+    N <- c(0, 0, 1)
+    set.seed(1)
+    X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+    plot_sphere(X)
+    st <- dpmanifold:::.dpm_plot$sphere
+    # the cap that holds the data fills the plot: the framed square is the
+    # cap's projection, far smaller than the globe
+    m <- colMeans(X) / sqrt(sum(colMeans(X)^2))
+    far <- max(mfd_dist(S2, m, X))
+    expect_true(st$zoomed)
+    expect_lt(st$half, 0.5)
+    expect_gt(st$half, sin(0.9 * far))
+    usr <- par("usr")
+    expect_lt(diff(usr[1:2]), 4 * st$half + 0.2)
+    # an explicit extent, and the whole globe as before
+    plot_sphere(X, extent = 0.3)
+    expect_equal(dpmanifold:::.dpm_plot$sphere$half, sin(0.3))
+    plot_sphere(X, extent = pi / 2, scale_bar = FALSE)
+    expect_false(dpmanifold:::.dpm_plot$sphere$zoomed)
+    # spread data are shown on the whole globe
+    plot_sphere(rbind(N, -N, c(1, 0, 0)))
+    expect_false(dpmanifold:::.dpm_plot$sphere$zoomed)
+    # the graticule follows the zoom unless given
+    expect_equal(dpmanifold:::sphere_graticule_step(pi / 2), 30)
+    expect_equal(dpmanifold:::sphere_graticule_step(0.3), 5)
+    expect_equal(dpmanifold:::sphere_graticule_step(0.01), 1)
+    expect_silent(plot_sphere(X, graticule = 1))
+    for (bad in list(0, -1, NA, 2, c(0.1, 0.2), "a")) {
+      expect_error(plot_sphere(X, extent = bad), "`extent`", class = "dpmanifold_error")
+    }
+    expect_error(plot_sphere(X, scale_bar = NA), "`scale_bar`", class = "dpmanifold_error")
+    # plot() of a release reserves room right of the picture for its legend
+    rel <- suppressWarnings(dp_frechet_mean(S2, X, epsilon = 1, center = N, radius = 0.3,
+                                            return_nonprivate = TRUE))
+    labels <- c("public centre", "non-private", "private", "public ball")
+    for (size in list(c(7, 7), c(5, 5), c(7, 4))) {
+      grDevices::pdf(NULL, width = size[1], height = size[2])
+      plot(rel, data = X)
+      st <- dpmanifold:::.dpm_plot$sphere
+      # the legend's box lies right of the framed square or above it
+      box <- legend("topright", legend = labels, pch = 19, bty = "n", cex = 0.85, plot = FALSE)$rect
+      expect_true(box$left >= st$half || box$top - box$h >= st$half)
+      grDevices::dev.off()
+    }
+    # the public ball is in view
+    expect_gt(st$half, sin(0.3))
+    expect_error(plot(rel, data = X, back = "nope"), "`back`", class = "dpmanifold_error")
+  })
+})
+
+test_that("legends get room beside the picture instead of covering it", {
+  # the legend's box (drawn at "topright") lies outside the box of the data
+  legend_clear <- function(data_x, data_y, labels) {
+    box <- graphics::legend("topright", legend = labels, lwd = 2, bty = "n", cex = 0.85, plot = FALSE)$rect
+    box$left >= max(data_x) || box$top - box$h >= max(data_y)
+  }
+  for (size in list(c(5, 5), c(7, 4), c(4, 7))) {
+    grDevices::pdf(NULL, width = size[1], height = size[2])
+    cc <- simulate_corpus_callosum(4, k = 20, seed = 1)
+    out <- plot_shapes(list(a = cc$shapes[, , 1:2], bb = cc$shapes[, , 3:4]), aligned_to = "first")
+    xy <- do.call(rbind, unlist(out, recursive = FALSE))
+    expect_true(legend_clear(xy[, 1], xy[, 2], c("a", "bb")))
+    E2 <- euclidean(2)
+    X <- matrix(rnorm(60), ncol = 2)
+    rel <- suppressWarnings(dp_frechet_mean(E2, X, epsilon = 1, center = c(0, 0), radius = 3,
+                                            return_nonprivate = TRUE))
+    plot(rel, data = X)
+    expect_true(legend_clear(c(X[, 1], 3), c(X[, 2], 3), c("public centre", "non-private", "private", "public ball")))
+    grDevices::dev.off()
+  }
+  # lwd and lty per group
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_silent(plot_shapes(list(a = cc$shapes[, , 1], b = cc$shapes[, , 2]), lwd = c(1, 3), lty = c(1, 2)))
+})
+
 test_that("sphere plotting helpers validate their input", {
   with_null_device({
     expect_error(plot_sphere(matrix(1, 2, 3)), "unit vectors", class = "dpmanifold_error")

@@ -34,7 +34,7 @@ test_that("spd-studies.R small mode writes the utility summary", {
   expect_equal(res$settings$radius, 1.5)
 })
 
-test_that("shape-studies.R small mode writes releases, utility and regressions", {
+test_that("shape-studies.R small mode writes releases, utility and regressions beside the public centre", {
   skip_on_cran()
   env <- study_script("shape-studies.R")
   out <- file.path(tempdir(), "shape-studies-small.rds")
@@ -43,27 +43,45 @@ test_that("shape-studies.R small mode writes releases, utility and regressions",
   expect_true(file.exists(out))
   k <- res$settings$k
   M <- kendall_shape(k)
-  expect_named(res$mean$releases, c("kng", "laplace_aligned", "laplace_unaligned"))
+  mechs <- c("laplace", "kng", "laplace_aligned", "laplace_unaligned")
+  expect_named(res$mean$releases, mechs)
   for (r in res$mean$releases) {
     expect_equal(dim(r$estimates), c(k, 2L, 6L))
     expect_true(all(mfd_belongs(M, r$estimates)))
     expect_true(all(r$dist >= 0 & r$dist <= pi / 2 + 1e-8))
+    expect_true(r$sampler %in% c("exact", "mcmc"))
+    expect_true(is.numeric(r$expected) && r$expected > 0)
+    expect_true(is.logical(r$low_utility))
   }
-  # KNG releases stay in the public ball.
+  # every release but the chain's is exact epsilon-DP, and says so
+  expect_match(res$mean$releases$laplace$guarantee, "epsilon-DP \\(exact")
+  if (res$mean$releases$kng$sampler == "mcmc") expect_match(res$mean$releases$kng$guarantee, "delta unknown")
+  # KNG and the default stay in the public ball (the default is projected onto it)
   expect_true(all(res$mean$releases$kng$dist <= 2 * res$mean$radius + 1e-8))
+  expect_true(all(res$mean$releases$laplace$dist <= 2 * res$mean$radius + 1e-8))
+  expect_equal(res$mean$center_dist, mfd_dist(M, res$mean$nonprivate, res$mean$center))
   expect_lt(res$mean$radius, max_radius(M))
   u <- res$utility
-  expect_setequal(unique(u$mechanism), c("kng", "laplace_aligned", "laplace_unaligned"))
+  expect_setequal(unique(u$mechanism), c(mechs, "public_centre"))
   expect_true(all(is.finite(u$dist_mean)))
+  expect_true(all(is.na(u$expected[u$mechanism == "public_centre"])))
+  expect_true(all(u$expected[u$mechanism != "public_centre"] > 0))
+  # the low-utility flag is the public prediction against the radius
+  pr <- u[u$mechanism != "public_centre", ]
+  expect_equal(pr$low_utility, pr$expected >= res$settings$radius)
   reg <- res$regression
-  expect_true(all(c("nonprivate", "joint", "sequential") %in% names(reg)))
-  for (j in reg$joint) {
+  expect_true(all(c("nonprivate", "releases", "public_centre") %in% names(reg)))
+  for (j in reg$releases) {
     expect_true(mfd_belongs(M, j$p))
     expect_equal(length(j$v), 2L * k)
+    expect_match(j$guarantee, "epsilon-DP \\(exact")
   }
+  expect_equal(reg$public_centre$p, reg$center)
+  expect_true(all(reg$public_centre$v == 0))
   if (nzchar(system.file("data", "rats.rda", package = "shapes"))) {
     expect_false(is.null(res$rats))
     expect_equal(length(res$rats$releases), length(res$rats$epsilon_record))
     expect_true(mfd_belongs(kendall_shape(8), res$rats$releases[[1]]$p))
+    expect_equal(res$rats$public_centre$p, res$rats$center)
   }
 })
