@@ -132,7 +132,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   tau_e <- min(tau_e, .gauss_newton$net_clip_r * r)
   net <- localisation_net(d, tau_e, R0, V0)
   N <- ncol(net$points)
-  if (n * N > .gauss_newton$net_max_work || n * e1 < 2 * (log(N) + 5)) return(knorm)
+  if (as.numeric(n) * N > .gauss_newton$net_max_work || n * e1 < 2 * (log(N) + 5)) return(knorm)
   # (the draw's own spread decides; the spacing only enters the weights,
   # as the refining rounds remove it)
   if (tau_e * sqrt(2 * d / (n * e1)) >= knorm$error) return(knorm)

@@ -94,6 +94,11 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
   expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
   expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
+  # past the net's work bound (n x candidates, counted without integer
+  # overflow) the K-norm round localises
+  mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+                             x_range = c(0, 1))
+  expect_identical(mb$stages$localise$mechanism, "knorm")
   # the one-call skeleton gives the same release under the same seed
   D2 <- gn_data(S2, 300, c(0, 0, 1), c(0.5, 0.2, 0), 0.03)
   set.seed(2); a <- release(mn, D2$x, D2$y)
