@@ -12,12 +12,17 @@
 # the clip level is chosen privately (below it the clip stage's noise
 # costs more than a loose tau), the n epsilon below which one round (the
 # tangent release) is run, the target quantile and the number of grid levels
-# (tau_e 2^(-j/2), j = 0..levels), and the half-width of the covariate's
-# working window in design standard deviations (proof section 3).
-.gauss_newton <- list(design = 0.2, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
+# (tau_e 2^(-j/2), j = 0..levels) with the power of their public base
+# measure (level^-grid_power: a level too high costs noise in proportion,
+# one too low only a shorter step), and the half-width of the covariate's
+# working window in design standard deviations (proof section 3); for the
+# net localisation (section 3b): the largest dimension netted jointly, the
+# points per ball, the work bound n x blocks x points, the score's clip as
+# a share of the radius, the draw's margin over the plateau and its share.
+.gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2,
-                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.5,
-                      localise_net = 0.45)
+                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.5, net_margin = 4, grid_power = 1,
+                      localise_net = 0.55)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -32,6 +37,7 @@ design_stage <- function(eG) {
 ssp_round <- function(e, upper, eq = 0, grid = upper, d = 1L) {
   q <- .gauss_newton$quantile
   list(epsilon = e, clip_upper = upper, epsilon_clip = eq, quantile = q, grid = grid,
+       grid_log_weight = -.gauss_newton$grid_power * log(grid / max(grid)),
        gain = if (eq > 0) clip_gain(q, d) else 1)
 }
 
@@ -116,51 +122,57 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
 # The localising stage at share e1, whichever has the smaller public error
 # (root mean square of the line over an even design): the moments of the
 # tangent coordinates at the centre (K-norm, sensitivity 2r: error
-# sqrt(8 d (d + 1)) 2 r / (n e1)), or, on manifolds of dimension 1 or 2 and
-# when the work n x (net size) is bounded, the exponential mechanism over a
-# public net of geodesics scored by their energy clipped at tau_e
-# (sensitivity 1 in units of tau_e^2: error about tau_e sqrt(2 d / (n e1))
-# plus the net's spacing), which falls like 1 / sqrt(n e1) instead of
-# 1 / (n e1). Public rules. Proof section 3b.
+# sqrt(8 d (d + 1)) 2 r / (n e1)), or the exponential mechanism over a
+# public net of geodesics scored by their energy clipped at c (error about
+# c sqrt(2 d b / (n e1)) for b blocks, plus the net's spacing), which falls
+# like 1 / sqrt(n e1) instead of 1 / (n e1). On manifolds of dimension 1 or
+# 2 the net covers (a, b) jointly (one block, sensitivity 1); above, it is
+# a net of (a_k, b_k) drawn for each coordinate k independently (d blocks,
+# each record's clipped term in [0, 1] per block: sensitivity d). The net
+# is as fine as the work bound n b N and the draw's margin over the
+# plateau (n e1 / (2 b) >= log N + 5) allow. Public rules. Proof section 3b.
 localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   d <- M$dim
+  g <- .gauss_newton
   knorm <- list(error = sqrt(8 * d * (d + 1)) * 2 * r / (n * e1),
                 stage = dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
                                  proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"),
                 rounds = list(ssp_round(e1, r)), spec = list())
-  if (d > .gauss_newton$net_max_dim) return(knorm)
-  tau_e <- min(tau_e, .gauss_newton$net_clip_r * r)
-  net <- localisation_net(d, tau_e, R0, V0)
-  N <- ncol(net$points)
-  if (as.numeric(n) * N > .gauss_newton$net_max_work || n * e1 < 2 * (log(N) + 5)) return(knorm)
+  blocks <- if (d <= g$net_max_dim) 1L else d
+  c <- min(tau_e, g$net_clip_r * r)
+  cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(n * e1 / (2 * blocks) - g$net_margin))
+  if (cap < 9) return(knorm)
+  net <- localisation_net(if (blocks == 1L) d else 1L, c, R0, V0, floor(sqrt(cap)))
   # (the draw's own spread decides; the spacing only enters the weights,
   # as the refining rounds remove it)
-  if (tau_e * sqrt(2 * d / (n * e1)) >= knorm$error) return(knorm)
-  var_a <- tau_e^2 / (n * e1) + net$h[1]^2 / 12
-  var_b <- 12 * tau_e^2 / (n * e1) + net$h[2]^2 / 12
+  if (c * sqrt(2 * d * blocks / (n * e1)) >= knorm$error) return(knorm)
+  var_a <- blocks * c^2 / (n * e1) + net$h[1]^2 / 12
+  var_b <- 12 * blocks * c^2 / (n * e1) + net$h[2]^2 / 12
   err <- sqrt(d * (var_a + var_b / 12))
+  N <- ncol(net$points)
+  what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else
+    sprintf("%d lines per coordinate on a public net, %d coordinates", N, d)
   list(error = err,
-       stage = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = 1, sigma = 2 / e1,
+       stage = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = blocks, sigma = 2 * blocks / e1,
                         proof = "regression-gauss-newton",
-                        detail = sprintf("energy clipped at %.3g of %d geodesics on a public net", tau_e, N)),
+                        detail = sprintf("energy clipped at %.3g of %s", c, what)),
        rounds = list(),
-       spec = list(net = net$points, net_epsilon = e1, net_clip = tau_e, net_var_a = var_a, net_var_b = var_b))
+       spec = list(net = net$points, net_epsilon = e1, net_clip = c, net_var_a = var_a, net_var_b = var_b))
 }
 
-# The public net: chart coordinates (a, b) at the centre on square grids of
-# the domain balls |a| <= R0 (spacing tau_e / 2, a line's shift) and
-# |b| <= V0 (spacing tau_e, as b moves the ends of the range by b / 2),
-# coarsened to at most net_block points per ball.
-localisation_net <- function(d, tau_e, R0, V0) {
-  cap <- .gauss_newton$net_block
+# The public net: chart coordinates (a, b) at the centre (k coordinates
+# each) on square grids of the domain balls |a| <= R0 (spacing c / 2, a
+# line's shift) and |b| <= V0 (spacing c, as b moves the ends of the range
+# by b / 2), coarsened to at most `cap` points per ball.
+localisation_net <- function(k, c, R0, V0, cap) {
   ball_grid <- function(R, h) {
-    h <- max(h, R * (if (d == 1L) 2 / (cap - 1) else sqrt(pi / cap)))
-    k <- floor(R / h)
-    g <- as.matrix(expand.grid(rep(list((-k:k) * h), d)))
+    h <- max(h, R * (if (k == 1L) 2 / (cap - 1) else sqrt(pi / cap)))
+    m <- floor(R / h)
+    g <- as.matrix(expand.grid(rep(list((-m:m) * h), k)))
     list(points = g[sqrt(rowSums(g^2)) <= R + 1e-12, , drop = FALSE], h = h)
   }
-  A <- ball_grid(R0, tau_e / 2)
-  B <- ball_grid(V0, tau_e)
+  A <- ball_grid(R0, c / 2)
+  B <- ball_grid(V0, c)
   ia <- rep(seq_len(nrow(A$points)), times = nrow(B$points))
   ib <- rep(seq_len(nrow(B$points)), each = nrow(A$points))
   list(points = t(cbind(A$points[ia, , drop = FALSE], B$points[ib, , drop = FALSE])), h = c(A$h, B$h))

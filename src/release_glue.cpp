@@ -123,6 +123,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     x.quantile = Rcpp::as<double>(r["quantile"]);
     x.grid = Rcpp::as<std::vector<double>>(r["grid"]);
     if (r.containsElementNamed("gain")) x.gain = Rcpp::as<double>(r["gain"]);
+    if (r.containsElementNamed("grid_log_weight")) x.grid_log_weight = Rcpp::as<std::vector<double>>(r["grid_log_weight"]);
     s.rounds.push_back(x);
   }
   return s;

@@ -27,11 +27,12 @@ gn_cases <- function() {
 }
 
 test_that("the mechanism states its stages before any data, and the release prints them", {
-  # S^3: the K-norm localising round (the net serves dimensions 1 and 2)
+  # S^3 at n epsilon = 100: the K-norm localising round (the net per
+  # coordinate needs n e1 / (2 d) >= log 9 + 4 at the share 0.4)
   S3 <- sphere(3)
   ctr <- c(0, 0, 0, 1)
   v0 <- c(0.5, 0.2, 0, 0)
-  m <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_s3_class(m, c("dp_mechanism_regression", "dp_mechanism"))
   expect_named(m$stages, c("design", "localise", "clip", "refine"))
   expect_equal(sum(m$privacy$split), 1)
@@ -45,7 +46,7 @@ test_that("the mechanism states its stages before any data, and the release prin
   }
   expect_equal(m$stages$localise$sensitivity, 2 * 0.45)
   # the refining round's upper clip: tau plus the first round's public error
-  shift1 <- sqrt(8 * 3 * 4) * 2 * 0.45 / (300 * 0.32)
+  shift1 <- sqrt(8 * 3 * 4) * 2 * 0.45 / (100 * 0.4 * 0.85)
   up2 <- 0.15 + shift1
   expect_equal(m$stages$refine$sensitivity, 2 * up2)
   # public rules: no clip stage below n epsilon = 90 (and then one round
@@ -58,11 +59,11 @@ test_that("the mechanism states its stages before any data, and the release prin
   m3 <- regression_mechanism(S3, n = 40, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
   # a first round whose public error exceeds 2 tau: a second refining round
-  m5 <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.02, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m5 <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.02, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m5$stages, c("design", "localise", "clip", "refine", "clip2", "refine2"))
   expect_equal(sum(m5$privacy$split), 1)
   set.seed(4)
-  D5 <- gn_data(S3, 300, ctr, v0, 0.01)
+  D5 <- gn_data(S3, 100, ctr, v0, 0.01)
   r5 <- release(m5, D5$x, D5$y)
   expect_length(r5$bounds$clip, 2L)
   expect_equal(r5$stages[[6]]$sensitivity, 2 * r5$bounds$clip[2])
@@ -73,7 +74,7 @@ test_that("the mechanism states its stages before any data, and the release prin
   # a release prints the clip level it drew (sensitivity 2 rho) and lists
   # it among its private draws
   set.seed(1)
-  D <- gn_data(S3, 300, ctr, v0, 0.03)
+  D <- gn_data(S3, 100, ctr, v0, 0.03)
   rel <- release(m, D$x, D$y)
   expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
   expect_lt(min(abs(rel$bounds$clip - up2 * 2^(-(8:0) / 2))), 1e-12)
@@ -94,6 +95,13 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
   expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
   expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
+  # S^3 at n = 300: a net per coordinate, drawn independently (sensitivity
+  # d = 3, one term in [0, 1] per coordinate)
+  mc <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  expect_identical(mc$stages$localise$mechanism, "exponential_net")
+  expect_equal(mc$stages$localise$sensitivity, 3)
+  expect_equal(mc$stages$localise$sigma, 2 * 3 / mc$stages$localise$privacy$epsilon)
+  expect_equal(nrow(mc$spec$cpp$net), 2L)
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
   mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
@@ -212,14 +220,17 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   grid <- spec$rounds[[2]]$grid
   cnt <- vapply(grid, function(g) sum(res <= g), numeric(1))
   q <- spec$rounds[[2]]$quantile
-  w <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - q * n) / 2)
+  # (over the public base measure of the levels)
+  lw <- spec$rounds[[2]]$grid_log_weight
+  expect_equal(lw, -log(grid / max(grid)))
+  w <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - q * n) / 2 + lw)
   prob <- w / sum(w)
   obs <- tabulate(match(draws, grid), length(grid))
   keep <- prob * 3000 >= 5
   stat <- sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep]))
   expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 0.001)
   # power: the same draws against the law with the quantile 0.3 lower are rejected
-  w5 <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - (q - 0.3) * n) / 2)
+  w5 <- exp(spec$rounds[[2]]$epsilon_clip * -abs(cnt - (q - 0.3) * n) / 2 + lw)
   p5 <- w5 / sum(w5)
   k5 <- p5 * 3000 >= 5
   stat5 <- sum((obs[k5] - 3000 * p5[k5])^2 / (3000 * p5[k5]))
@@ -277,6 +288,60 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
     -sum(pmin(mfd_dist(M, fit, far$y)^2, spec$net_clip^2)) / spec$net_clip^2
   }, numeric(1))
   expect_lte(max(abs(u_far - u)), 1 + 1e-12)
+})
+
+test_that("the net per coordinate draws each coordinate from its own exponential-mechanism law", {
+  set.seed(11)
+  # euclidean(3): normal coordinates at the centre are exact, so every
+  # coordinate's law is computed here; the draw is their product
+  M <- euclidean(3)
+  n <- 100
+  D <- gn_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.03)
+  m <- regression_mechanism(M, n, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
+  expect_identical(m$stages$localise$mechanism, "exponential_net")
+  expect_equal(m$stages$localise$sensitivity, 3)
+  spec <- m$spec$cpp
+  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
+  spec$rounds <- list()
+  spec$net_epsilon <- 0.3
+  # four candidate lines (a, b) near the truth of coordinate 1
+  net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
+  spec$net <- net
+  c2 <- spec$net_clip^2
+  t <- D$x - 0.5
+  prob <- sapply(1:3, function(k) {
+    u <- apply(net, 2, function(ab) -sum(pmin((D$y[, k] - ab[1] - t * ab[2])^2, c2)) / c2)
+    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * 3))
+    w / sum(w)
+  })
+  draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(D$y), t, spec, FALSE)[c("p", "v")]))
+  who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+  expect_equal(max(abs(draws[c(1, 4), ] - net[, who[, 1]])), 0, tolerance = 1e-12)
+  for (k in 1:3) {
+    obs <- tabulate(who[, k], 4)
+    keep <- prob[, k] * 3000 >= 5
+    stat <- sum((obs[keep] - 3000 * prob[keep, k])^2 / (3000 * prob[keep, k]))
+    expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 0.001)
+  }
+  # independence: the joint of coordinates 1 and 2 is the product
+  pj <- as.vector(outer(prob[, 1], prob[, 2]))
+  oj <- tabulate((who[, 2] - 1) * 4 + who[, 1], 16)  # the layout of as.vector(outer())
+  kj <- pj * 3000 >= 5
+  expect_gt(stats::pchisq(sum((oj[kj] - 3000 * pj[kj])^2 / (3000 * pj[kj])), sum(kj) - 1, lower.tail = FALSE), 0.001)
+  # power: the law with the whole score (sensitivity 1, no division by d) is rejected
+  w1 <- prob[, 1]^3
+  p1 <- w1 / sum(w1)
+  o1 <- tabulate(who[, 1], 4)
+  k1 <- p1 * 3000 >= 5
+  expect_lt(stats::pchisq(sum((o1[k1] - 3000 * p1[k1])^2 / (3000 * p1[k1])), sum(k1) - 1, lower.tail = FALSE), 1e-6)
+  # each record's term is in [0, 1] per coordinate: moved anywhere, the whole score moves by at most d
+  far <- D$y
+  far[1, ] <- c(50, -50, 50)
+  du <- sapply(1:3, function(k) apply(net, 2, function(ab) {
+    (sum(pmin((far[, k] - ab[1] - t * ab[2])^2, c2)) - sum(pmin((D$y[, k] - ab[1] - t * ab[2])^2, c2))) / c2
+  }))
+  expect_lte(max(abs(rowSums(du))), 3 + 1e-12)
+  expect_lte(max(abs(du)), 1 + 1e-12)
 })
 
 test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2, and a bunched design does not break it", {

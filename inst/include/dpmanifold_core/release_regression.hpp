@@ -47,6 +47,7 @@ struct SspRound {
   double epsilon_clip = 0.0;  // > 0: the clip level is chosen privately at this share
   double quantile = 0.9;      // its target quantile of the residual norms
   std::vector<double> grid;   // its candidate levels (increasing, all <= clip_upper)
+  std::vector<double> grid_log_weight;  // public log base measure of the levels (empty: uniform)
   double gain = 1.0;          // public mean slope of the clipped residual map (a step is divided by it)
 };
 
@@ -64,9 +65,10 @@ struct RegressionReleaseSpec {
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
   // Optional localising stage before the rounds: the exponential mechanism
   // over a public net of candidate geodesics (columns: chart coordinates
-  // (a, b) at the centre), score minus the clipped energy in units of
-  // net_clip^2 (sensitivity 1); the rounds then start from the draw with
-  // public variances (net_var_a, net_var_b).
+  // (a, b) at the centre; 2d rows, or 2 rows for a net per coordinate),
+  // score minus the clipped energy in units of net_clip^2 (sensitivity 1
+  // per block); the rounds then start from the draw with public variances
+  // (net_var_a, net_var_b).
   Mat net;
   double net_epsilon = 0.0, net_clip = 1.0, net_var_a = 1.0, net_var_b = 1.0;
 };
@@ -174,24 +176,39 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       if ((i & 0xFFFF) == 0) poll_interrupt(65536.0 * M.point_cost());
       Z.col(i) = Lc * M.log(s.center, Y.col(i));
     }
+    // Blocks: one (rows 2d: a, b of every coordinate) or one per coordinate
+    // (rows 2: the same net of (a, b) for each); a record's term is in
+    // [0, 1] per block, so the score's sensitivity is the number of blocks
+    // and the blocks' draws are independent.
+    const int B = static_cast<int>(s.net.rows() / 2);
+    const int nb = (B == d) ? 1 : d;
     const double c2 = s.net_clip * s.net_clip;
+    Vec a_start(d), b_start(d);
     std::vector<double> score(static_cast<std::size_t>(s.net.cols()));
-    for (Eigen::Index j = 0; j < s.net.cols(); ++j) {
-      poll_interrupt(nd * d);
-      const double* a = s.net.col(j).data();
-      const double* b = a + d;
-      double e = 0.0;
-      for (Eigen::Index i = 0; i < n; ++i) {
-        double q = 0.0;
-        for (int k = 0; k < d; ++k) {
-          const double r = Z(k, i) - a[k] - tc[i] * b[k];
-          q += r * r;
+    for (int blk = 0; blk < nb; ++blk) {
+      const int k0 = (nb == 1) ? 0 : blk;
+      for (Eigen::Index j = 0; j < s.net.cols(); ++j) {
+        poll_interrupt(nd * B);
+        const double* a = s.net.col(j).data();
+        const double* b = a + B;
+        double e = 0.0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+          double q = 0.0;
+          for (int k = 0; k < B; ++k) {
+            const double r = Z(k0 + k, i) - a[k] - tc[i] * b[k];
+            q += r * r;
+          }
+          e += std::min(q, c2);
         }
-        e += std::min(q, c2);
+        score[static_cast<std::size_t>(j)] = -s.net_epsilon * (e / c2) / (2.0 * nb);
       }
-      score[static_cast<std::size_t>(j)] = -s.net_epsilon * (e / c2) / 2.0;
+      const Eigen::Index jd = draw_index(score, rng);
+      a_start.segment(k0, B) = s.net.col(jd).head(B);
+      b_start.segment(k0, B) = s.net.col(jd).tail(B);
     }
-    const PairState g = chart.point(s.net.col(draw_index(score, rng)));
+    Vec x0(2 * d);
+    x0 << a_start, b_start;
+    const PairState g = chart.point(x0);
     p = M.project_point(g.p);
     v = M.project_tangent(p, g.v);
     Va = s.net_var_a;
@@ -204,13 +221,15 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     regression_residuals(M, p, v, tc, Y, back, len.data());
     double rho = r.clip_upper;
     if (r.epsilon_clip > 0.0 && !r.grid.empty()) {
-      // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1
+      // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1,
+      // over a public base measure of the levels
       std::vector<double> sorted(len);
       std::sort(sorted.begin(), sorted.end());
       std::vector<double> score(r.grid.size());
       for (std::size_t j = 0; j < r.grid.size(); ++j) {
         const double cnt = static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), r.grid[j]) - sorted.begin());
         score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
+        if (j < r.grid_log_weight.size()) score[j] += r.grid_log_weight[j];
       }
       rho = r.grid[draw_index(score, rng)];
     }
