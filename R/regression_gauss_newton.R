@@ -143,12 +143,14 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(n * e1 / (2 * blocks) - g$net_margin))
   if (cap < 9) return(knorm)
   net <- localisation_net(if (blocks == 1L) d else 1L, c, R0, V0, floor(sqrt(cap)))
-  # (the draw's own spread decides; the spacing only enters the weights,
-  # as the refining rounds remove it)
-  if (c * sqrt(2 * d * blocks / (n * e1)) >= knorm$error) return(knorm)
   var_a <- blocks * c^2 / (n * e1) + net$h[1]^2 / 12
   var_b <- 12 * blocks * c^2 / (n * e1) + net$h[2]^2 / 12
   err <- sqrt(d * (var_a + var_b / 12))
+  # (one block: the draw's own spread decides, the spacing only enters the
+  # weights, as the refining rounds remove it; per coordinate the net is
+  # coarse where the plateau margin binds, and its spacing counts)
+  spread <- c * sqrt(2 * d * blocks / (n * e1))
+  if ((if (blocks == 1L) spread else err) >= knorm$error) return(knorm)
   N <- ncol(net$points)
   what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else
     sprintf("%d lines per coordinate on a public net, %d coordinates", N, d)

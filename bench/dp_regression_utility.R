@@ -61,11 +61,18 @@ previous_default <- function(M, n, eps, tau, r) {
   if (noise_ok && n * 0.2 * eps / 2 >= L + 5) "linearised" else "energy"
 }
 # Energy ratios of the given methods on one data set D (x in [0, 1]).
+# Every method's release starts from the same seed (common random numbers:
+# a paired comparison, and methods that run the same mechanism give the
+# same release); the data stream continues as if no release had run.
 ratios <- function(M, D, eps, tau, methods) {
   E0 <- nonprivate_energy(M, D$x, D$y)
   prev <- previous_default(M, length(D$x), eps, tau, D$radius)
+  seed <- sample.int(.Machine$integer.max, 1L)
+  state <- .Random.seed
+  on.exit(assign(".Random.seed", state, envir = globalenv()))
   vapply(methods, function(m) {
     mm <- if (m == "previous") prev else if (m == "default") "gauss_newton" else m
+    set.seed(seed)
     rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
                                   x_range = c(0, 1), method = mm)
     energy(M, D$x, D$y, rel$estimate$p, rel$estimate$v) / E0
