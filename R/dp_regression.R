@@ -10,9 +10,10 @@
 #' **The default, `method = "gauss_newton"`: exact epsilon-DP on every
 #' manifold.** Four stages, composed (their budgets add up to `epsilon`):
 #' (1) the design sums \eqn{\sum t_i}, \eqn{\sum t_i^2} of the rescaled
-#' covariate with Laplace noise; (2) a localising stage: on manifolds of
-#' dimension 1 or 2 the exponential mechanism over a public net of
-#' geodesics scored by their clipped energy, otherwise the least-squares
+#' covariate with Laplace noise; (2) a localising stage: the exponential
+#' mechanism over a public net of geodesics scored by their clipped energy
+#' (jointly on manifolds of dimension 1 or 2, one tangent coordinate at a
+#' time above), or, where that net would be coarser, the least-squares
 #' line of the tangent coordinates of the responses at `center` from their
 #' moments with K-norm noise; (3) from \eqn{n\epsilon \ge 90}, a clip level
 #' chosen privately, the 0.6-quantile of the residual norms at the
