@@ -95,9 +95,9 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
   expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
   expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
-  # S^3 at n = 300: a net per coordinate, drawn independently (sensitivity
+  # S^3 at n = 300, radius 1: a net per coordinate, drawn independently (sensitivity
   # d = 3, one term in [0, 1] per coordinate)
-  mc <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  mc <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 1, x_range = c(0, 1))
   expect_identical(mc$stages$localise$mechanism, "exponential_net")
   expect_equal(mc$stages$localise$sensitivity, 3)
   expect_equal(mc$stages$localise$sigma, 2 * 3 / mc$stages$localise$privacy$epsilon)
@@ -237,6 +237,16 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   expect_lt(stats::pchisq(stat5, sum(k5) - 1, lower.tail = FALSE), 1e-6)
 })
 
+# The spec of the net's draw alone: the design noise-free (the window then
+# holds every covariate), no rounds after the draw, the net's share `e`.
+net_draw_spec <- function(m, e) {
+  spec <- m$spec$cpp
+  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
+  spec$rounds <- list()
+  spec$net_epsilon <- e
+  spec
+}
+
 test_that("the net localisation is drawn from its exponential-mechanism law (chi-square, with a power check)", {
   set.seed(10)
   # on euclidean(2) the score's residual (read in normal coordinates at the
@@ -247,13 +257,9 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
   m <- regression_mechanism(M, n, epsilon = 1, tau = 0.15, center = c(0, 0), radius = 2, x_range = c(0, 1))
   expect_identical(m$stages$localise$mechanism, "exponential_net")
   expect_equal(m$stages$localise$sensitivity, 1)
-  spec <- m$spec$cpp
-  # six candidates of the public net, the design noise-free (the window
-  # then holds every covariate), no rounds after the draw, and a small
-  # share so that the law spreads over them
-  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
-  spec$rounds <- list()
-  spec$net_epsilon <- 0.05
+  # six candidates of the public net and a small share, so that the law
+  # spreads over them
+  spec <- net_draw_spec(m, 0.05)
   net <- spec$net[, order(colSums((spec$net - c(0.05, 0, 0.5, 0.2))^2))[c(1, 3, 10, 30, 60, 120)]]
   Y <- t(D$y)
   cand <- lapply(seq_len(ncol(net)), function(j) {
@@ -300,10 +306,7 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   m <- regression_mechanism(M, n, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
   expect_identical(m$stages$localise$mechanism, "exponential_net")
   expect_equal(m$stages$localise$sensitivity, 3)
-  spec <- m$spec$cpp
-  spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
-  spec$rounds <- list()
-  spec$net_epsilon <- 0.3
+  spec <- net_draw_spec(m, 0.3)
   # four candidate lines (a, b) near the truth of coordinate 1
   net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
   spec$net <- net
