@@ -110,6 +110,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     s.net = Rcpp::as<Eigen::MatrixXd>(spec["net"]);
     s.net_epsilon = Rcpp::as<double>(spec["net_epsilon"]);
     s.net_clip = Rcpp::as<double>(spec["net_clip"]);
+    if (spec.containsElementNamed("net_clip_wide")) s.net_clip_wide = Rcpp::as<double>(spec["net_clip_wide"]);
     s.net_var_a = Rcpp::as<double>(spec["net_var_a"]);
     s.net_var_b = Rcpp::as<double>(spec["net_var_b"]);
   }

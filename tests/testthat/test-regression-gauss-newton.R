@@ -27,12 +27,12 @@ gn_cases <- function() {
 }
 
 test_that("the mechanism states its stages before any data, and the release prints them", {
-  # S^3 at n epsilon = 100: the K-norm localising round (the net per
-  # coordinate needs n e1 / (2 d) >= log 9 + 4 at the share 0.4)
+  # S^3 at n epsilon = 1000: the K-norm localising round (its public error
+  # is below the net's, whose spacing at the work bound counts)
   S3 <- sphere(3)
   ctr <- c(0, 0, 0, 1)
   v0 <- c(0.5, 0.2, 0, 0)
-  m <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m <- regression_mechanism(S3, n = 1000, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_s3_class(m, c("dp_mechanism_regression", "dp_mechanism"))
   expect_named(m$stages, c("design", "localise", "clip", "refine"))
   expect_equal(sum(m$privacy$split), 1)
@@ -46,35 +46,38 @@ test_that("the mechanism states its stages before any data, and the release prin
   }
   expect_equal(m$stages$localise$sensitivity, 2 * 0.45)
   # the refining round's upper clip: tau plus the first round's public error
-  shift1 <- sqrt(8 * 3 * 4) * 2 * 0.45 / (100 * 0.4 * 0.85)
+  shift1 <- sqrt(8 * 3 * 4) * 2 * 0.45 / (1000 * 0.4 * 0.85)
   up2 <- 0.15 + shift1
   expect_equal(m$stages$refine$sensitivity, 2 * up2)
   # public rules: no clip stage below n epsilon = 90 (and then one round
-  # when the first round's error exceeds tau), one round below 50
-  m2 <- regression_mechanism(S3, n = 80, epsilon = 1, tau = 0.5, center = ctr, radius = 0.45, x_range = c(0, 1))
+  # when the first round's error exceeds tau), one round below 50 (S^8,
+  # where the net per coordinate is too coarse at n epsilon = 80)
+  S8 <- sphere(8)
+  c8 <- c(rep(0, 8), 1)
+  m2 <- regression_mechanism(S8, n = 80, epsilon = 1, tau = 0.5, center = c8, radius = 0.2, x_range = c(0, 1))
   expect_named(m2$stages, c("design", "localise", "refine"))
   expect_equal(m2$stages$refine$sensitivity, 2 * 0.5)
-  m2b <- regression_mechanism(S3, n = 80, epsilon = 1, tau = 0.1, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m2b <- regression_mechanism(S8, n = 80, epsilon = 1, tau = 0.1, center = c8, radius = 0.2, x_range = c(0, 1))
   expect_named(m2b$stages, c("design", "moments"))
   m3 <- regression_mechanism(S3, n = 40, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
   # a first round whose public error exceeds 2 tau: a second refining round
-  m5 <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.02, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m5 <- regression_mechanism(S3, n = 20000, epsilon = 5, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m5$stages, c("design", "localise", "clip", "refine", "clip2", "refine2"))
-  expect_equal(sum(m5$privacy$split), 1)
+  expect_equal(sum(m5$privacy$split), 5)
   set.seed(4)
-  D5 <- gn_data(S3, 100, ctr, v0, 0.01)
+  D5 <- gn_data(S3, 20000, ctr, v0, 1e-5)
   r5 <- release(m5, D5$x, D5$y)
   expect_length(r5$bounds$clip, 2L)
   expect_equal(r5$stages[[6]]$sensitivity, 2 * r5$bounds$clip[2])
   # tau is optional: the residual bound of the public domain is the upper limit
-  m4 <- regression_mechanism(S3, n = 300, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
+  m4 <- regression_mechanism(S3, n = 1000, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_equal(m4$stages$refine$sensitivity, 2 * (0.45 + 0.45 + 0.45))
   expect_true(m4$privacy$private)
   # a release prints the clip level it drew (sensitivity 2 rho) and lists
   # it among its private draws
   set.seed(1)
-  D <- gn_data(S3, 100, ctr, v0, 0.03)
+  D <- gn_data(S3, 1000, ctr, v0, 0.03)
   rel <- release(m, D$x, D$y)
   expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
   expect_lt(min(abs(rel$bounds$clip - up2 * 2^(-(8:0) / 2))), 1e-12)
@@ -95,9 +98,22 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
   expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
   expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
-  # S^3 at n = 300, radius 1: a net per coordinate, drawn independently (sensitivity
-  # d = 3, one term in [0, 1] per coordinate)
-  mc <- regression_mechanism(S3, n = 300, epsilon = 1, tau = 0.15, center = ctr, radius = 1, x_range = c(0, 1))
+  # S^3 at n epsilon = 100: the net with the whole budget after the design
+  # (it localises far closer than the K-norm round), no round after it
+  mo <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  expect_named(mo$stages, c("design", "localise"))
+  expect_identical(mo$stages$localise$mechanism, "exponential_net")
+  expect_equal(sum(mo$privacy$split), 1)
+  expect_length(mo$spec$cpp$rounds, 0L)
+  ro <- release(mo, D$x[1:100], D$y[1:100, ])
+  expect_length(ro$private_draws, 0L)
+  expect_true(all(is.finite(unlist(ro$estimate))))
+  # SPD(2) at n = 500, radius 1.5: a net per coordinate, drawn
+  # independently (sensitivity d = 3, one term in [0, 1] per coordinate),
+  # then the clip stage and a refining round
+  mc <- regression_mechanism(spd(2), n = 500, epsilon = 1, tau = 0.05, center = diag(2), radius = 1.5,
+                             x_range = c(0, 1))
+  expect_named(mc$stages, c("design", "localise", "clip", "refine"))
   expect_identical(mc$stages$localise$mechanism, "exponential_net")
   expect_equal(mc$stages$localise$sensitivity, 3)
   expect_equal(mc$stages$localise$sigma, 2 * 3 / mc$stages$localise$privacy$epsilon)
@@ -206,7 +222,10 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   n <- 200
   x <- runif(n)
   y <- 1 + 2 * x + rnorm(n, sd = 0.3)
-  m <- regression_mechanism(M, n, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
+  # (the plan of n = 20000, where the K-norm round localises: made
+  # noise-free below, so that round 2 starts at the least-squares line)
+  m <- regression_mechanism(M, 20000, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
+  expect_named(m$stages, c("design", "localise", "clip", "refine"))
   spec <- m$spec$cpp
   # make every stage but the clip stage noise-free, so that the round-2
   # starting line is the least-squares line of the clipped data
@@ -237,6 +256,15 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   expect_lt(stats::pchisq(stat5, sum(k5) - 1, lower.tail = FALSE), 1e-6)
 })
 
+# The net's loss of squared residuals q: each term the loss clipped at
+# net_clip in units of its square, or the mean of that and the same at
+# net_clip_wide; each in [0, 1].
+net_loss <- function(q, spec) {
+  c2 <- spec$net_clip^2
+  w2 <- spec$net_clip_wide^2
+  if (w2 > 0) sum((pmin(q, c2) / c2 + pmin(q, w2) / w2) / 2) else sum(pmin(q, c2) / c2)
+}
+
 # The spec of the net's draw alone: the design noise-free (the window then
 # holds every covariate), no rounds after the draw, the net's share `e`.
 net_draw_spec <- function(m, e) {
@@ -254,7 +282,9 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
   M <- euclidean(2)
   n <- 100
   D <- gn_data(M, n, c(0, 0), c(0.5, 0.2), 0.03)
-  m <- regression_mechanism(M, n, epsilon = 1, tau = 0.15, center = c(0, 0), radius = 2, x_range = c(0, 1))
+  # (tau 0.6, radius 2: the score averages the losses clipped at r / 4 = 0.5
+  # and at tau = 0.6)
+  m <- regression_mechanism(M, n, epsilon = 1, tau = 0.6, center = c(0, 0), radius = 2, x_range = c(0, 1))
   expect_identical(m$stages$localise$mechanism, "exponential_net")
   expect_equal(m$stages$localise$sensitivity, 1)
   # six candidates of the public net and a small share, so that the law
@@ -267,10 +297,11 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
     sj$net <- net[, j, drop = FALSE]
     dpm$cpp_release_regression(M, Y, D$x - 0.5, sj, FALSE)
   })
-  # the score of each candidate: minus its energy clipped at tau, in units of tau^2
+  expect_equal(c(spec$net_clip, spec$net_clip_wide), c(0.5, 0.6))
+  # the score of each candidate: minus its clipped energy (net_loss)
   u <- vapply(cand, function(g) {
     fit <- mfd_exp(M, g$p, outer(D$x - 0.5, g$v))
-    -sum(pmin(mfd_dist(M, fit, D$y)^2, spec$net_clip^2)) / spec$net_clip^2
+    -net_loss(mfd_dist(M, fit, D$y)^2, spec)
   }, numeric(1))
   prob <- exp(spec$net_epsilon * (u - max(u)) / 2)
   prob <- prob / sum(prob)
@@ -291,7 +322,7 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
   far$y[1, ] <- c(50, -50)
   u_far <- vapply(cand, function(g) {
     fit <- mfd_exp(M, g$p, outer(far$x - 0.5, g$v))
-    -sum(pmin(mfd_dist(M, fit, far$y)^2, spec$net_clip^2)) / spec$net_clip^2
+    -net_loss(mfd_dist(M, fit, far$y)^2, spec)
   }, numeric(1))
   expect_lte(max(abs(u_far - u)), 1 + 1e-12)
 })

@@ -70,7 +70,7 @@ struct RegressionReleaseSpec {
   // per block); the rounds then start from the draw with public variances
   // (net_var_a, net_var_b).
   Mat net;
-  double net_epsilon = 0.0, net_clip = 1.0, net_var_a = 1.0, net_var_b = 1.0;
+  double net_epsilon = 0.0, net_clip = 1.0, net_clip_wide = 0.0, net_var_a = 1.0, net_var_b = 1.0;
 };
 
 struct RegressionRelease {
@@ -183,6 +183,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     const int B = static_cast<int>(s.net.rows() / 2);
     const int nb = (B == d) ? 1 : d;
     const double c2 = s.net_clip * s.net_clip;
+    // a second, wider clip (0: none): each term is then the mean of the two
+    // clipped losses, still in [0, 1]
+    const double w2 = s.net_clip_wide > 0.0 ? s.net_clip_wide * s.net_clip_wide : 0.0;
     Vec a_start(d), b_start(d);
     std::vector<double> score(static_cast<std::size_t>(s.net.cols()));
     for (int blk = 0; blk < nb; ++blk) {
@@ -198,9 +201,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
             const double r = Z(k0 + k, i) - a[k] - tc[i] * b[k];
             q += r * r;
           }
-          e += std::min(q, c2);
+          e += (w2 > 0.0) ? 0.5 * (std::min(q, c2) / c2 + std::min(q, w2) / w2) : std::min(q, c2) / c2;
         }
-        score[static_cast<std::size_t>(j)] = -s.net_epsilon * (e / c2) / (2.0 * nb);
+        score[static_cast<std::size_t>(j)] = -s.net_epsilon * e / (2.0 * nb);
       }
       const Eigen::Index jd = draw_index(score, rng);
       a_start.segment(k0, B) = s.net.col(jd).head(B);
