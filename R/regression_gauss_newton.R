@@ -21,7 +21,7 @@
 # a share of the radius, the draw's margin over the plateau and its share.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2,
-                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25, net_clip_wide = 0.5, net_margin = 4, grid_power = 1, net_only_gain = 0.5,
+                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25, net_clip_wide = 0.5, net_margin = 4, grid_power = 1, net_only_gain = 0.5, net_var = 3,
                       localise_net = 0.55)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
@@ -149,6 +149,11 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
   d <- M$dim
   loc <- localisation(M, n, eps - eG, r, tau_e, R0, V0)
   if (is.null(loc$spec$net)) return(NULL)
+  # The release is the draw: its public variances feed only the
+  # confidence bands, and are inflated by a public constant for the law's
+  # tails beyond its quadratic core (S^2, n 30, epsilon 1: root mean square
+  # error 1.7 times the core's at the ends of the range)
+  loc$spec[c("net_var_a", "net_var_b")] <- lapply(loc$spec[c("net_var_a", "net_var_b")], `*`, .gauss_newton$net_var)
   des <- design_stage(eG)
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0, prior_a = R0^2 / (d + 2),
                           prior_b = V0^2 / (d + 2), step_var = 0, window = .gauss_newton$window,
@@ -187,8 +192,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   # the spacing
   c <- max(c, net$h[1], net$h[2] / 2)
   cw <- max(cw, c)
-  var_a <- blocks * c^2 / (n * e1) + net$h[1]^2 / 12
-  var_b <- 12 * blocks * c^2 / (n * e1) + net$h[2]^2 / 12
+  var_a <- blocks * cw^2 / (n * e1) + net$h[1]^2 / 12
+  var_b <- 12 * blocks * cw^2 / (n * e1) + net$h[2]^2 / 12
   err <- sqrt(d * (var_a + var_b / 12))
   # (one block: the draw's own spread decides, the spacing only enters the
   # weights, as the refining rounds remove it; per coordinate the net is

@@ -108,6 +108,12 @@ test_that("the mechanism states its stages before any data, and the release prin
   ro <- release(mo, D$x[1:100], D$y[1:100, ])
   expect_length(ro$private_draws, 0L)
   expect_true(all(is.finite(unlist(ro$estimate))))
+  # a net per coordinate covers a box; the draw lands in the public domain
+  # (|v| over the range within the release's bound), so predict() takes it
+  mv <- regression_mechanism(S3, n = 50, epsilon = 1.2, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
+  expect_named(mv$stages, c("design", "localise"))
+  Dv <- gn_data(S3, 50, ctr, c(0.55, 0.55, 0.3, 0), 0.03)
+  for (i in 1:40) expect_length(predict(release(mv, Dv$x, Dv$y), c(0, 1), interval = "confidence")$radius, 2L)
   # SPD(2) at n = 500, radius 1.5: a net per coordinate, drawn
   # independently (sensitivity d = 3, one term in [0, 1] per coordinate),
   # then the clip stage and a refining round
@@ -397,12 +403,12 @@ test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2
 
 test_that("confidence balls of predict(interval = 'confidence') cover the least-squares fit at the nominal level", {
   set.seed(12)
-  cover <- function(M, D, tau, r, reps = 300, level = 0.9) {
+  cover <- function(M, D, tau, r, reps = 300, level = 0.9, eps = 1) {
     fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
     xs <- c(0, 0.5, 1)
     truth <- predict(fit, xs)
     rowMeans(replicate(reps, {
-      rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = 1, tau = tau, center = D$center, radius = r,
+      rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = r,
                                     x_range = c(0, 1))
       pr <- predict(rel, xs, interval = "confidence", level = level)
       mfd_dist(M, pr$fit, truth) <= pr$radius
@@ -413,6 +419,12 @@ test_that("confidence balls of predict(interval = 'confidence') cover the least-
   expect_true(all(cover(S2, gn_data(S2, 1000, c(0, 0, 1), c(0.5, 0.2, 0), 0.03), 0.15, 0.45) >= 0.9 - 3 * 0.017))
   E <- euclidean(2)
   expect_true(all(cover(E, gn_data(E, 500, c(1, 1), c(1, 0.5), 0.3), NULL, 2) >= 0.9 - 3 * 0.017))
+  # the net's draw as the release: measured 0.91-0.92 (S^2, n 30), 0.95-0.96
+  # (S^3, n 50, epsilon 1.2), 0.98 (SPD(2), n 100)
+  expect_true(all(cover(S2, gn_data(S2, 30, c(0, 0, 1), c(0.5, 0.2, 0), 0.03), 0.15, 0.45) >= 0.9 - 3 * 0.017))
+  S3 <- sphere(3)
+  expect_true(all(cover(S3, gn_data(S3, 50, c(0, 0, 0, 1), c(0.5, 0.2, 0, 0), 0.03), 0.15, 0.45, eps = 1.2) >=
+                    0.9 - 3 * 0.017))
   # the model belongs to the default method; the chain laws have none
   rel <- suppressWarnings(dp_geodesic_regression(S2, runif(50), mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 50)),
                                                  epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,

@@ -209,6 +209,10 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       a_start.segment(k0, B) = s.net.col(jd).head(B);
       b_start.segment(k0, B) = s.net.col(jd).tail(B);
     }
+    // (a net per coordinate covers a box: the draw moves onto the public
+    // domain's balls, as every round's step does)
+    if (a_start.norm() > s.R0) a_start *= s.R0 / a_start.norm();
+    if (b_start.norm() > s.V0) b_start *= s.V0 / b_start.norm();
     Vec x0(2 * d);
     x0 << a_start, b_start;
     const PairState g = chart.point(x0);
