@@ -150,10 +150,10 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
   loc <- localisation(M, n, eps - eG, r, tau_e, R0, V0)
   if (is.null(loc$spec$net)) return(NULL)
   # The release is the draw: its public variances feed only the
-  # confidence bands, and are inflated by a public constant for the law's
-  # tails beyond its quadratic core (S^2, n 30, epsilon 1: root mean square
+  # confidence bands; they take the wide clip and a public factor for the
+  # law's tails beyond its quadratic core (S^2, n 30, epsilon 1: root mean square
   # error 1.7 times the core's at the ends of the range)
-  loc$spec[c("net_var_a", "net_var_b")] <- lapply(loc$spec[c("net_var_a", "net_var_b")], `*`, .gauss_newton$net_var)
+  loc$spec[c("net_var_a", "net_var_b")] <- as.list(.gauss_newton$net_var * loc$band)
   des <- design_stage(eG)
   cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0, prior_a = R0^2 / (d + 2),
                           prior_b = V0^2 / (d + 2), step_var = 0, window = .gauss_newton$window,
@@ -192,8 +192,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   # the spacing
   c <- max(c, net$h[1], net$h[2] / 2)
   cw <- max(cw, c)
-  var_a <- blocks * cw^2 / (n * e1) + net$h[1]^2 / 12
-  var_b <- 12 * blocks * cw^2 / (n * e1) + net$h[2]^2 / 12
+  var_a <- blocks * c^2 / (n * e1) + net$h[1]^2 / 12
+  var_b <- 12 * blocks * c^2 / (n * e1) + net$h[2]^2 / 12
   err <- sqrt(d * (var_a + var_b / 12))
   # (one block: the draw's own spread decides, the spacing only enters the
   # weights, as the refining rounds remove it; per coordinate the net is
@@ -204,6 +204,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else
     sprintf("%d lines per coordinate on a public net, %d coordinates", N, d)
   list(error = err,
+       # (with the wide clip: the variances of the draw as a release)
+       band = c(blocks * cw^2 / (n * e1) + net$h[1]^2 / 12, 12 * blocks * cw^2 / (n * e1) + net$h[2]^2 / 12),
        stage = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = blocks, sigma = 2 * blocks / e1,
                         proof = "regression-gauss-newton",
                         detail = sprintf("energy clipped at %s of %s",
