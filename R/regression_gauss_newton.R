@@ -21,7 +21,7 @@
 # a share of the radius, the draw's margin over the plateau and its share.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2,
-                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25, net_clip_wide = 0.5, net_margin = 4, grid_power = 1, net_only_gain = 0.5, net_var = 3,
+                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25, net_clip_wide = 0.5, net_margin = 4, grid_power = 1, net_only_gain = 0.5, net_var = 3, net_spacing = 100,
                       localise_net = 0.55)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
@@ -186,7 +186,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   cw <- min(tau_e, g$net_clip_wide * r)
   cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(n * e1 / (2 * blocks) - g$net_margin))
   if (cap < 9) return(knorm)
-  net <- localisation_net(if (blocks == 1L) d else 1L, c, R0, V0, floor(sqrt(cap)))
+  net <- localisation_net(if (blocks == 1L) d else 1L, c * (if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1), R0, V0, floor(sqrt(cap)))
   # a net coarser than the clip would score every candidate near the line
   # as clipped (and the plateau would hold the mass): the clip widens to
   # the spacing
