@@ -21,10 +21,13 @@
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances (stages 3-4
 #' run twice when the first round's public error exceeds twice `tau`). Every
-#' sampler is exact (no chain); each record is read once per round. Below
-#' \eqn{n\epsilon = 50}, or below 90 when the first stage's public error
-#' exceeds `tau`, one round is run (the `"tangent"` release). The error
-#' falls like \eqn{1/(n\epsilon)}.
+#' sampler is exact (no chain); each record is read once per round. When
+#' the net with the whole budget localises far closer than a round could
+#' (small \eqn{n\epsilon}, or high dimension at moderate
+#' \eqn{n\epsilon}), its draw is the release (stages 1-2 only); otherwise
+#' below \eqn{n\epsilon = 50}, or below 90 when the first stage's public
+#' error exceeds `tau`, one round is run (the `"tangent"` release). The
+#' error falls like \eqn{1/(n\epsilon)} once the rounds run.
 #'
 #' **Choosing the public inputs.** `center` and `radius`: a ball that
 #' holds the responses, from knowledge that does not come from these
