@@ -17,12 +17,16 @@
 # one too low only a shorter step), and the half-width of the covariate's
 # working window in design standard deviations (proof section 3); for the
 # net localisation (section 3b): the largest dimension netted jointly, the
-# points per ball, the work bound n x blocks x points, the score's clip as
-# a share of the radius, the draw's margin over the plateau and its share.
+# points per ball, the work bound n x blocks x points, the score's narrow
+# and wide clips as shares of the radius, the draw's margin over the
+# plateau, its share, the n e1 below which a one-block net coarsens (up to
+# twice), the share of the K-norm round's error below which the net takes
+# the whole budget, and the factor of the band variances of its draw.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
-                      quantile = 0.6, levels = 8L, shift = 1, third = 2, localise3 = 0.3, window = 2,
-                      net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25, net_clip_wide = 0.5, net_margin = 4, grid_power = 1, net_only_gain = 0.5, net_var = 3, net_spacing = 100,
-                      localise_net = 0.55)
+                      quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
+                      window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
+                      net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100,
+                      net_only_gain = 0.5, net_var = 3)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -136,10 +140,15 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     ups[j] <- up
     prev <- round_error(up, eT)
   }
-  cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0,
-                          prior_a = R0^2 / (d + 2), prior_b = V0^2 / (d + 2), step_var = 0, window = g$window,
-                          rounds = rounds), loc$spec)
-  list(stages = stages, spec = list(cpp = cpp, tau_e = tau_e, clip_upper = ups))
+  list(stages = stages, spec = list(cpp = cpp_plan(des, d, r, R0, V0, rounds, loc$spec), tau_e = tau_e,
+                                    clip_upper = ups))
+}
+
+# The C++ spec of a plan: the design's scales, the public domain with its
+# prior variances, the rounds and the localising net's fields (if any).
+cpp_plan <- function(des, d, r, R0, V0, rounds, net = list()) {
+  c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0, prior_a = R0^2 / (d + 2),
+                   prior_b = V0^2 / (d + 2), step_var = 0, window = .gauss_newton$window, rounds = rounds), net)
 }
 
 # The plan of the design and the net's draw with the rest of the budget,
@@ -155,11 +164,9 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
   # error 1.7 times the core's at the ends of the range)
   loc$spec[c("net_var_a", "net_var_b")] <- as.list(.gauss_newton$net_var * loc$band)
   des <- design_stage(eG)
-  cpp <- c(des$spec, list(radius = r, tol = .dpm_tol, R0 = R0, V0 = V0, prior_a = R0^2 / (d + 2),
-                          prior_b = V0^2 / (d + 2), step_var = 0, window = .gauss_newton$window,
-                          rounds = list()), loc$spec)
   list(stages = list(des$stage, loc$stage),
-       spec = list(cpp = cpp, tau_e = tau_e, clip_upper = numeric(0), error = loc$error))
+       spec = list(cpp = cpp_plan(des, d, r, R0, V0, list(), loc$spec), tau_e = tau_e, clip_upper = numeric(0),
+                   error = loc$error))
 }
 
 # The localising stage at share e1, whichever has the smaller public error
@@ -173,7 +180,7 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
 # a net of (a_k, b_k) drawn for each coordinate k independently (d blocks,
 # each record's clipped term in [0, 1] per block: sensitivity d). The net
 # is as fine as the work bound n b N and the draw's margin over the
-# plateau (n e1 / (2 b) >= log N + 5) allow. Public rules. Proof section 3b.
+# plateau (n e1 / (2 b) >= log N + 4) allow. Public rules. Proof section 3b.
 localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   d <- M$dim
   g <- .gauss_newton
@@ -186,7 +193,10 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   cw <- min(tau_e, g$net_clip_wide * r)
   cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(n * e1 / (2 * blocks) - g$net_margin))
   if (cap < 9) return(knorm)
-  net <- localisation_net(if (blocks == 1L) d else 1L, c * (if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1), R0, V0, floor(sqrt(cap)))
+  # (one block: coarser at small n e1, where the law's tail, which grows
+  # with the number of candidates, costs more than the spacing)
+  f <- if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1
+  net <- localisation_net(if (blocks == 1L) d else 1L, f * c, R0, V0, floor(sqrt(cap)))
   # a net coarser than the clip would score every candidate near the line
   # as clipped (and the plateau would hold the mass): the clip widens to
   # the spacing
