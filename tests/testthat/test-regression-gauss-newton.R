@@ -174,6 +174,24 @@ test_that("neighbouring data sets give releases identical except the estimate, o
   }
 })
 
+test_that("neighbours agree on every path of the plan: K-norm localising round, net per coordinate, net alone", {
+  set.seed(15)
+  S3 <- sphere(3)
+  ctr <- c(0, 0, 0, 1)
+  paths <- list(knorm = list(n = 1000, eps = 1), net_only = list(n = 100, eps = 1))
+  for (nm in names(paths)) {
+    pa <- paths[[nm]]
+    D <- gn_data(S3, pa$n, ctr, c(0.5, 0.2, 0, 0), 0.03)
+    D2 <- D
+    D2$y <- replace_record(S3, D$y, 1, -ctr)
+    D2$x[1] <- -50
+    f <- function(Dd) dp_geodesic_regression(S3, Dd$x, Dd$y, epsilon = pa$eps, tau = 0.15, center = ctr,
+                                             radius = 0.45, x_range = c(0, 1))
+    rel <- expect_neighbours_agree(f, D, D2, paste("S^3", nm))[[1]]
+    expect_identical(rel$stages[[2]]$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
+  }
+})
+
 test_that("no record is refused for its value, and a malformed data set is refused naming `y`", {
   set.seed(6)
   P <- spd(2)
