@@ -20,12 +20,12 @@
 # points per ball, the work bound n x blocks x points, the score's narrow
 # and wide clips as shares of the radius, the draw's margin over the
 # plateau, its share, the n e1 below which a one-block net coarsens (up to
-# twice), the share of the K-norm round's error below which the net takes
+# twice) and the margin within which a net per coordinate does, the share of the K-norm round's error below which the net takes
 # the whole budget, and the factor of the band variances of its draw.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
-                      net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100,
+                      net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 8,
                       net_only_gain = 0.5, net_var = 3)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
@@ -197,6 +197,12 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   # with the number of candidates, costs more than the spacing)
   f <- if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1
   net <- localisation_net(if (blocks == 1L) d else 1L, f * c, R0, V0, floor(sqrt(cap)))
+  if (blocks > 1L && log(ncol(net$points)) > n * e1 / (2 * blocks) - g$net_tail) {
+    # (per coordinate: a net whose size nears the plateau's margin is
+    # coarsened twofold, for the same reason)
+    f <- 2
+    net <- localisation_net(1L, f * c, R0, V0, floor(sqrt(cap)))
+  }
   # a net coarser than the clip would score every candidate near the line
   # as clipped (and the plateau would hold the mass): the clip widens to
   # the spacing
