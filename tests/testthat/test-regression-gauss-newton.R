@@ -124,6 +124,10 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_equal(mc$stages$localise$sensitivity, 3)
   expect_equal(mc$stages$localise$sigma, 2 * 3 / mc$stages$localise$privacy$epsilon)
   expect_equal(nrow(mc$spec$cpp$net), 2L)
+  bad <- mc
+  bad$spec$cpp$net <- rbind(bad$spec$cpp$net, 0)
+  Dc <- gn_data(spd(2), 500, diag(2), matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.01)
+  expect_error(release(bad, Dc$x, Dc$y), "`mechanism`", class = "dpmanifold_error")
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
   mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,

@@ -181,6 +181,11 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // [0, 1] per block, so the score's sensitivity is the number of blocks
     // and the blocks' draws are independent.
     const int B = static_cast<int>(s.net.rows() / 2);
+    if (s.net.rows() != 2 * B || (B != d && B != 1)) {
+      out.status = Status::malformed;
+      out.why = "has a net of the wrong size";
+      return out;
+    }
     const int nb = (B == d) ? 1 : d;
     const double c2 = s.net_clip * s.net_clip;
     // a second, wider clip (0: none): each term is then the mean of the two
