@@ -52,9 +52,8 @@ NULL
 #' [as_preshape()] or pass the array to any function of the package on
 #' `kendall_shape(k)`, which removes them.
 #'
-#' Randomness comes from R's random number generator: `set.seed()` before the
-#' call, or the `seed` argument (which leaves the global generator state as
-#' it was), reproduces a sample.
+#' Randomness comes from R's random number generator, the caller's stream:
+#' `set.seed()` before the call reproduces a sample.
 #'
 #' @param n Number of subjects (outlines): about 0.1 ms each (a progress bar
 #'   shows from 2e4 in interactive sessions; interrupts and time limits stop
@@ -70,11 +69,6 @@ NULL
 #' @param variability Standard deviation of the subject-level log-normal
 #'   shape factors; 0 gives identical shapes at equal age (up to noise).
 #' @param age_range Range of the default uniform ages.
-#' @param seed Optional integer seed; when given, the sample is drawn with
-#'   `set.seed(seed)` under R's default generators (Mersenne-Twister,
-#'   Inversion, Rejection), so the same seed gives the same sample whatever
-#'   `RNGkind()` the session uses, and the previous state and kinds of R's
-#'   generator are restored afterwards (also when the call fails).
 #' @return A list with
 #'   * `shapes`: a `k` x 2 x `n` array of landmark coordinates (mm), the
 #'     layout of the `shapes` package and of [kendall_shape()];
@@ -93,7 +87,8 @@ NULL
 #'   preserving differential privacy, Section 4.3 and Figure 2.
 #' @seealso [read_corpus_callosum()] for the real data, [plot_shapes()].
 #' @examples
-#' cc <- simulate_corpus_callosum(20, age = seq(55, 90, length.out = 20), seed = 1)
+#' set.seed(1)
+#' cc <- simulate_corpus_callosum(20, age = seq(55, 90, length.out = 20))
 #' dim(cc$shapes)
 #' head(cc$covariates)
 #' attr(cc, "source")
@@ -105,7 +100,7 @@ NULL
 #' plot_shapes(list(`age < 70` = young, `age >= 70` = old), aligned_to = young)
 #' @export
 simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, noise = 0.005,
-                                     variability = 0.05, age_range = c(55, 90), seed = NULL) {
+                                     variability = 0.05, age_range = c(55, 90)) {
   n <- check_count(n, "n")
   k <- check_count(k, "k", min = 8L)
   check_alloc(n, 2 * k, if (k > n) "k" else "n")
@@ -119,12 +114,6 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
     }
   }
   if (age_effect >= 0.24) abort_arg("age_effect", "must be below 0.24 (thinning of more than all the body at age 90)")
-  if (!is.null(seed)) {
-    if (!is_scalar_number(seed) || !is.finite(seed) || seed != round(seed) || abs(seed) > .dpm_int_max) {
-      abort_arg("seed", sprintf("must be a single whole number of at most %d in absolute value, or NULL", .dpm_int_max))
-    }
-    local_seed(seed)
-  }
   if (is.null(age)) {
     age <- stats::runif(n, age_range[1], age_range[2])
   } else {
@@ -214,7 +203,8 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
 #'   # Write two small files in the layout of the ADNI files, then read them.
 #'   dir <- tempfile("cc")
 #'   dir.create(dir)
-#'   sim <- simulate_corpus_callosum(5, seed = 1)
+#'   set.seed(1)
+#'   sim <- simulate_corpus_callosum(5)
 #'   info <- cbind(matrix(0, 5, 8), sim$covariates$age, 1)
 #'   R.matlab::writeMat(file.path(dir, "ADLdataF.mat"), ADLdataF = sim$shapes)
 #'   R.matlab::writeMat(file.path(dir, "ADinfoF.mat"), ADinfoF = info)

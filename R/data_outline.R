@@ -1,5 +1,4 @@
-# The outlines of simulate_corpus_callosum(), many subjects at a time, and
-# its local seed (at the end). Every quantity that depends only on the
+# The outlines of simulate_corpus_callosum(), many subjects at a time. Every quantity that depends only on the
 # centre-line parameter s is computed once, the rest on m x n matrices (one
 # column per subject, 256 a block). One subject at a time in R took ~0.5 ms
 # (9 minutes for n = 1e6); in blocks ~0.1 ms (memory-bound: the outline has
@@ -117,30 +116,6 @@ cc_landmark_regions <- function(g, out, k) {
   s <- s_out[idx]
   region <- cut(s, c(-Inf, 0.14, 0.66, 0.86, Inf), labels = c("splenium", "isthmus/body", "genu", "rostrum"))
   data.frame(landmark = seq_len(k), region = region, surface = factor(g$surface[idx], c("dorsal", "ventral")))
-}
-
-# set.seed(seed) under R's default generator kinds, for the rest of the
-# calling function only: on its exit (normal or by an error) the caller's
-# .Random.seed is put back, or removed if there was none, and so are the
-# generator kinds (RNGkind() keeps them outside .Random.seed when it is
-# absent).
-local_seed <- function(seed, frame = parent.frame()) {
-  genv <- globalenv()
-  old_seed <- get0(".Random.seed", envir = genv, inherits = FALSE)
-  old_kind <- RNGkind()
-  restore <- function() {
-    if (is.null(old_seed)) {
-      # RNGkind() re-seeds from the clock: set the kinds, then drop the seed
-      suppressWarnings(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
-      if (exists(".Random.seed", envir = genv, inherits = FALSE)) rm(".Random.seed", envir = genv)
-    } else {
-      assign(".Random.seed", old_seed, envir = genv)
-    }
-  }
-  do.call(on.exit, list(as.call(list(restore)), add = TRUE), envir = frame)
-  suppressWarnings(set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion",
-                            sample.kind = "Rejection"))
-  invisible(NULL)
 }
 
 # One block of simulated subjects (a k x 2 x nb array, nb = length(age)),

@@ -52,7 +52,8 @@
 #' Y <- mfd_exp(P, truth, 0.2 * mfd_random_tangent(P, truth, 60))
 #' plot(geodesic_regression(P, x, Y))
 #'
-#' cc <- simulate_corpus_callosum(40, seed = 2)
+#' set.seed(2)
+#' cc <- simulate_corpus_callosum(40)
 #' fit <- geodesic_regression(kendall_shape(50), cc$covariates$age, cc$shapes)
 #' plot(fit)
 #'

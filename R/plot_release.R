@@ -56,10 +56,11 @@
 #'                        mcmc = mcmc_control(burnin = 500, steps = 500),
 #'                        return_nonprivate = TRUE)
 #' plot(rel, data = X)
-#' cc <- simulate_corpus_callosum(40, seed = 1)
+#' set.seed(1)
+#' cc <- simulate_corpus_callosum(40)
 #' M <- kendall_shape(50)
 #' # the public centre: a template from a separate pilot sample, not from cc
-#' pilot <- simulate_corpus_callosum(20, seed = 99)
+#' pilot <- simulate_corpus_callosum(20)
 #' ctr <- frechet_mean(M, pilot$shapes)$mean
 #' rel2 <- dp_frechet_mean(M, cc$shapes, epsilon = 1, center = ctr, radius = 0.3,
 #'                         mcmc = mcmc_control(burnin = 500, steps = 500),

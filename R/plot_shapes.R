@@ -39,7 +39,8 @@
 #' @return Invisibly, the list of (aligned) configurations drawn.
 #' @seealso [simulate_corpus_callosum()], [plot.dp_release()].
 #' @examples
-#' cc <- simulate_corpus_callosum(10, seed = 3)
+#' set.seed(3)
+#' cc <- simulate_corpus_callosum(10)
 #' plot_shapes(cc$shapes, aligned_to = "first", gradient = TRUE)
 #' M <- kendall_shape(50)
 #' mean_shape <- frechet_mean(M, cc$shapes)$mean

@@ -32,6 +32,26 @@
 #   DPMANIFOLD_STUDY_SMALL=true Rscript inst/scripts/shape-studies.R  # seconds
 # or source() the file and call run_shape_studies(small = TRUE, file = ...).
 
+# simulate_corpus_callosum() under set.seed(seed) (R's default generator
+# kinds), the caller's stream and kinds put back afterwards: a study script
+# seeds, the package does not. `...` is passed on unevaluated, so an `age`
+# drawn by runif() comes from the seeded stream.
+simulate_seeded <- function(seed, ...) {
+  genv <- globalenv()
+  old_seed <- get0(".Random.seed", envir = genv, inherits = FALSE)
+  old_kind <- RNGkind()
+  on.exit({
+    suppressWarnings(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
+    if (is.null(old_seed)) {
+      if (exists(".Random.seed", envir = genv, inherits = FALSE)) rm(".Random.seed", envir = genv)
+    } else {
+      assign(".Random.seed", old_seed, envir = genv)
+    }
+  })
+  suppressWarnings(set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion", sample.kind = "Rejection"))
+  dpmanifold::simulate_corpus_callosum(...)
+}
+
 run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STUDY_SMALL")), "true"),
                               file = NULL, seed = 2022L, cores = 1L,
                               k = if (small) 20L else 50L,
@@ -51,7 +71,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
 
   # Public template: Frechet mean of a separate simulated sample; public
   # radius: the largest distance of that sample to its mean, rounded up.
-  pub <- dpmanifold::simulate_corpus_callosum(if (small) 40L else 200L, k = k, seed = seed + 1L)
+  pub <- simulate_seeded(seed + 1L, if (small) 40L else 200L, k = k)
   center <- dpmanifold::frechet_mean(M, pub$shapes)$mean
   pub_d <- dpmanifold::mfd_dist(M, center, dpmanifold::as_preshape(pub$shapes))
   radius <- min(round_up(max(pub_d)), 0.95 * dpmanifold::max_radius(M))
@@ -92,7 +112,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
   }
 
   # ---- 1. six releases of the mean shape per mechanism --------------------
-  cc <- dpmanifold::simulate_corpus_callosum(n_cc, k = k, age = NULL, seed = seed)
+  cc <- simulate_seeded(seed, n_cc, k = k, age = NULL)
   xbar <- dpmanifold::frechet_mean(M, cc$shapes)$mean
   set.seed(seed + 10L)
   six <- lapply(names(mechs), function(m) {
@@ -144,8 +164,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
   ages <- c(50, 90)
   pub_fit <- dpmanifold::geodesic_regression(M, pub$covariates$age, pub$shapes, x_range = ages)
   tau <- round_up(max(pub_fit$residuals$norms), 0.01)
-  cc_reg <- dpmanifold::simulate_corpus_callosum(n_cc, k = k, age = stats::runif(n_cc, 50, 90),
-                                                 seed = seed + 2L)
+  cc_reg <- simulate_seeded(seed + 2L, n_cc, k = k, age = stats::runif(n_cc, 50, 90))
   set.seed(seed + 20L)
   fit <- dpmanifold::geodesic_regression(M, cc_reg$covariates$age, cc_reg$shapes, x_range = ages)
   reg_eps <- c(0.6, 10)

@@ -21,7 +21,7 @@ self_intersects <- function(z) {
 }
 
 test_that("simulate_corpus_callosum returns k x 2 x n shapes, covariates and a SIMULATED label", {
-  cc <- simulate_corpus_callosum(12, k = 40, seed = 1)
+  cc <- with_seed(1, simulate_corpus_callosum(12, k = 40))
   expect_equal(dim(cc$shapes), c(40L, 2L, 12L))
   expect_true(all(is.finite(cc$shapes)))
   expect_s3_class(cc$covariates, "data.frame")
@@ -35,60 +35,30 @@ test_that("simulate_corpus_callosum returns k x 2 x n shapes, covariates and a S
   expect_true(all(mfd_belongs(kendall_shape(40), as_preshape(cc$shapes))))
 })
 
-test_that("simulate_corpus_callosum is reproducible and leaves the RNG state alone with `seed`", {
-  set.seed(99)
-  before <- .Random.seed
-  a <- simulate_corpus_callosum(5, seed = 7)
-  expect_identical(.Random.seed, before)
-  b <- simulate_corpus_callosum(5, seed = 7)
-  expect_identical(a, b)
+test_that("simulate_corpus_callosum draws from the caller's stream: set.seed() reproduces it, nothing reseeds it", {
+  kind0 <- RNGkind()
+  on.exit(RNGkind(kind0[1], kind0[2], kind0[3]), add = TRUE)
   set.seed(3); c1 <- simulate_corpus_callosum(5)
   set.seed(3); c2 <- simulate_corpus_callosum(5)
   expect_identical(c1, c2)
-  expect_false(identical(a$shapes, c1$shapes))
-})
-
-test_that("a seeded simulation leaves the user's random stream, kinds and missing seed alone in every exit path", {
-  genv <- globalenv()
-  kind0 <- RNGkind()
-  on.exit({
-    RNGkind(kind0[1], kind0[2], kind0[3])
-    set.seed(NULL)
-  }, add = TRUE)
-  RNGkind("Mersenne-Twister", "Inversion", "Rejection")
-  # the stream continues as if the call had not happened
-  set.seed(99); u0 <- runif(3)
-  set.seed(99); ref <- simulate_corpus_callosum(4, seed = 7); u1 <- runif(3)
-  expect_identical(u1, u0)
-  # ... also when the call fails after seeding (variability so large that
-  # the outline overflows)
-  set.seed(99)
-  expect_error(simulate_corpus_callosum(4, variability = 1e6, seed = 7), class = "dpmanifold_not_representable")
-  expect_identical(runif(3), u0)
-  # no .Random.seed before: none after, in both exit paths
-  rm(".Random.seed", envir = genv)
-  simulate_corpus_callosum(2, seed = 7)
-  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
-  expect_error(simulate_corpus_callosum(2, variability = 1e6, seed = 7), class = "dpmanifold_not_representable")
-  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
-  # another generator: its state and kinds come back, and the seed gives the
-  # same sample as under the default kinds
+  # the call consumes the caller's stream (it does not restore or reset it):
+  # a second call continues where the first stopped
+  set.seed(3); invisible(simulate_corpus_callosum(5)); c3 <- simulate_corpus_callosum(5)
+  expect_false(identical(c3$shapes, c1$shapes))
+  # the generator kinds are the caller's, untouched, and reproduce under them
   suppressWarnings(RNGkind("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
-  set.seed(5)
-  before <- get(".Random.seed", envir = genv)
-  expect_identical(simulate_corpus_callosum(4, seed = 7), ref)
-  expect_identical(get(".Random.seed", envir = genv), before)
+  set.seed(5); e1 <- simulate_corpus_callosum(4)
   expect_identical(RNGkind(), c("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
-  # ... and without a .Random.seed the kinds still come back
-  rm(".Random.seed", envir = genv)
-  expect_identical(simulate_corpus_callosum(4, seed = 7), ref)
-  expect_false(exists(".Random.seed", envir = genv, inherits = FALSE))
-  expect_identical(RNGkind(), c("L'Ecuyer-CMRG", "Box-Muller", "Rounding"))
-  expect_error(simulate_corpus_callosum(4, seed = 7.5), class = "dpmanifold_error")
+  set.seed(5); e2 <- simulate_corpus_callosum(4)
+  expect_identical(e1, e2)
+  expect_false(identical(e1$shapes, with_seed(5, simulate_corpus_callosum(4))$shapes))
+  # no `seed` argument any more: the package never calls set.seed()
+  expect_false("seed" %in% names(formals(simulate_corpus_callosum)))
+  expect_error(simulate_corpus_callosum(4, seed = 7))
 })
 
 test_that("landmarks follow the documented anatomical order", {
-  cc <- simulate_corpus_callosum(20, seed = 2, noise = 0)
+  cc <- with_seed(2, simulate_corpus_callosum(20, noise = 0))
   lm <- cc$landmarks
   # Landmark 1 on the splenium; the dorsal surface comes first, as one block.
   expect_equal(as.character(lm$region[1]), "splenium")
@@ -111,7 +81,7 @@ test_that("landmarks follow the documented anatomical order", {
 })
 
 test_that("the outline has corpus-callosum proportions", {
-  cc <- simulate_corpus_callosum(1, age = 60, seed = 3, noise = 0, variability = 0)
+  cc <- with_seed(3, simulate_corpus_callosum(1, age = 60, noise = 0, variability = 0))
   z <- cc$shapes[, , 1]
   # Rotate back by the small random rotation: use the principal axis.
   e <- eigen(stats::cov(z))$vectors
@@ -124,7 +94,7 @@ test_that("the outline has corpus-callosum proportions", {
 
 test_that("the age effect is measurable: older outlines are thinner and differ in mean shape", {
   M <- kendall_shape(50)
-  cc <- simulate_corpus_callosum(240, seed = 4)
+  cc <- with_seed(4, simulate_corpus_callosum(240))
   age <- cc$covariates$age
   Z <- as_preshape(cc$shapes)
   area <- apply(Z, 3, poly_area)   # area of the unit-size preshape
@@ -143,7 +113,7 @@ test_that("the age effect is measurable: older outlines are thinner and differ i
   expect_gt(d_age, 3 * d_null)
 
   # Without an age effect the old and young means agree up to sampling noise.
-  cc0 <- simulate_corpus_callosum(240, seed = 4, age_effect = 0)
+  cc0 <- with_seed(4, simulate_corpus_callosum(240, age_effect = 0))
   Z0 <- as_preshape(cc0$shapes)
   d0 <- mfd_dist(M, frechet_mean(M, Z0[, , young])$mean, frechet_mean(M, Z0[, , old])$mean)
   expect_lt(d0, d_age / 2)
@@ -158,7 +128,7 @@ test_that("simulate_corpus_callosum validates its arguments", {
   expect_error(simulate_corpus_callosum(5, age = 1:3), class = "dpmanifold_error")
   expect_error(simulate_corpus_callosum(5, noise = -1), class = "dpmanifold_error")
   expect_error(simulate_corpus_callosum(5, age_effect = 0.5), class = "dpmanifold_error")
-  expect_equal(simulate_corpus_callosum(3, age = 70, seed = 1)$covariates$age, rep(70, 3))
+  expect_equal(with_seed(1, simulate_corpus_callosum(3, age = 70))$covariates$age, rep(70, 3))
 })
 
 # --- read_corpus_callosum ----------------------------------------------------
@@ -179,8 +149,8 @@ test_that("read_corpus_callosum reads a directory of ADNI-format .mat files", {
   dir <- tempfile("cc")
   dir.create(dir)
   on.exit(unlink(dir, recursive = TRUE))
-  s1 <- simulate_corpus_callosum(4, seed = 1)
-  s2 <- simulate_corpus_callosum(3, seed = 2)
+  s1 <- with_seed(1, simulate_corpus_callosum(4))
+  s2 <- with_seed(2, simulate_corpus_callosum(3))
   write_group(dir, "AD", "F", s1$shapes, s1$covariates$age, 3)
   write_group(dir, "CN", "M", s2$shapes, s2$covariates$age, 1, landmark_first = FALSE)
   cc <- read_corpus_callosum(dir)
@@ -200,7 +170,7 @@ test_that("read_corpus_callosum reads a pair of files in either order and report
   dir <- tempfile("cc")
   dir.create(dir)
   on.exit(unlink(dir, recursive = TRUE))
-  s1 <- simulate_corpus_callosum(5, k = 20, seed = 1)
+  s1 <- with_seed(1, simulate_corpus_callosum(5, k = 20))
   f <- write_group(dir, "MCI", "F", s1$shapes, s1$covariates$age, 2)
   a <- read_corpus_callosum(f)
   b <- read_corpus_callosum(rev(f))

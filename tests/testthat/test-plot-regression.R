@@ -40,7 +40,7 @@ test_that("plot.geodesic_regression draws fits on every manifold and returns inv
     expect_silent(plot(fit3, which = c(1, 3)))
     expect_error(plot(fit3, which = c(1, 4)), class = "dpmanifold_error")
 
-    cc <- simulate_corpus_callosum(20, k = 20, seed = 4)
+    cc <- with_seed(4, simulate_corpus_callosum(20, k = 20))
     fitK <- geodesic_regression(kendall_shape(20), cc$covariates$age, cc$shapes)
     expect_invisible(plot(fitK))
     expect_silent(plot(fitK, at = range(cc$covariates$age), legend = FALSE))
@@ -86,7 +86,7 @@ test_that("plot.dp_release draws a private geodesic against the non-private one"
                                    x_range = c(0, 1), mcmc = quick_mcmc(), return_nonprivate = TRUE)
     expect_invisible(plot(relP, data = list(x = d$x[1:40], y = Y), at = c(0, 0.5, 1)))
 
-    cc <- simulate_corpus_callosum(20, k = 20, seed = 5)
+    cc <- with_seed(5, simulate_corpus_callosum(20, k = 20))
     K <- kendall_shape(20)
     ctrK <- frechet_mean(K, cc$shapes)$mean
     relK <- dp_geodesic_regression(K, cc$covariates$age, cc$shapes, epsilon = 50, tau = 0.1, center = ctrK,

@@ -87,7 +87,7 @@ test_that("legends get room beside the picture instead of covering it", {
   }
   for (size in list(c(5, 5), c(7, 4), c(4, 7))) {
     grDevices::pdf(NULL, width = size[1], height = size[2])
-    cc <- simulate_corpus_callosum(4, k = 20, seed = 1)
+    cc <- with_seed(1, simulate_corpus_callosum(4, k = 20))
     out <- plot_shapes(list(a = cc$shapes[, , 1:2], bb = cc$shapes[, , 3:4]), aligned_to = "first")
     xy <- do.call(rbind, unlist(out, recursive = FALSE))
     expect_true(legend_clear(xy[, 1], xy[, 2], c("a", "bb")))
@@ -139,7 +139,7 @@ test_that("plot_spd_ellipses draws SPD(2) paths and reuses its scale when adding
 
 test_that("plot_shapes overlays, aligns and lays out shapes", {
   with_null_device({
-    cc <- simulate_corpus_callosum(6, k = 30, seed = 1)
+    cc <- with_seed(1, simulate_corpus_callosum(6, k = 30))
     expect_invisible(out <- plot_shapes(cc$shapes))
     expect_equal(length(out), 6L)
     expect_equal(out[[2]], cc$shapes[, , 2])
@@ -179,7 +179,7 @@ test_that("plot.dp_release draws Frechet-mean releases on every manifold and ret
   P3 <- spd(3)
   Y3 <- mfd_exp(P3, diag(3), 0.3 * mfd_random_tangent(P3, diag(3), 20))
   r_spd3 <- dp_frechet_mean(P3, Y3, epsilon = 1, mechanism = "wrapped_laplace", center = diag(3), radius = 1.5)
-  cc <- simulate_corpus_callosum(20, k = 20, seed = 1)
+  cc <- with_seed(1, simulate_corpus_callosum(20, k = 20))
   K <- kendall_shape(20)
   ctr <- frechet_mean(K, cc$shapes)$mean
   r_k <- dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3, mcmc = ctl, return_nonprivate = TRUE)
