@@ -128,6 +128,31 @@ test_that("the mechanism states its stages before any data, and the release prin
   bad$spec$cpp$net <- rbind(bad$spec$cpp$net, 0)
   Dc <- gn_data(spd(2), 500, diag(2), matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.01)
   expect_error(release(bad, Dc$x, Dc$y), "`mechanism`", class = "dpmanifold_error")
+  # S^5 at n epsilon = 200: the net per coordinate clips at d^-0.3 of the
+  # norm's clips, with a spacing that follows (the narrow net is clear of
+  # the plateau's margin); the plan's choice and the band variances keep
+  # the wider net's values. SPD(3) on a wide domain: the narrow net would
+  # near the margin, and the wider one stays.
+  S5 <- sphere(5)
+  m5 <- regression_mechanism(S5, n = 200, epsilon = 1, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
+                             x_range = c(0, 1))
+  k5 <- 5^-0.3
+  expect_identical(m5$stages$localise$mechanism, "exponential_net")
+  expect_equal(m5$spec$cpp$net_clip, k5 * 0.1)
+  expect_equal(m5$spec$cpp$net_clip_wide, k5 * 0.15)
+  expect_equal(range(diff(sort(unique(m5$spec$cpp$net[1, ])))), rep(k5 * 0.1, 2))
+  expect_match(m5$stages$localise$detail, sprintf("clipped at %.3g and %.3g", k5 * 0.1, k5 * 0.15), fixed = TRUE)
+  # (the draw is the release; its band variances are the wider net's:
+  # wide clip 0.15, spacings 0.05 and 0.1, times the public factor 3)
+  expect_length(m5$spec$cpp$rounds, 0L)
+  e5 <- m5$stages$localise$privacy$epsilon
+  expect_equal(m5$spec$cpp$net_var_a, 3 * (5 * 0.15^2 / (200 * e5) + 0.05^2 / 12))
+  expect_equal(m5$spec$cpp$net_var_b, 3 * (12 * 5 * 0.15^2 / (200 * e5) + 0.1^2 / 12))
+  expect_lt(log(ncol(m5$spec$cpp$net)), 200 * m5$stages$localise$privacy$epsilon / (2 * 5) - 8)
+  m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
+                             x_range = c(0, 1))
+  expect_identical(m3$stages$localise$mechanism, "exponential_net")
+  expect_equal(m3$spec$cpp$net_clip, 0.05)
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
   mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
@@ -182,16 +207,19 @@ test_that("neighbours agree on every path of the plan: K-norm localising round, 
   set.seed(15)
   S3 <- sphere(3)
   ctr <- c(0, 0, 0, 1)
-  paths <- list(knorm = list(n = 1000, eps = 1), net_only = list(n = 100, eps = 1))
+  paths <- list(knorm = list(n = 1000, eps = 1, M = S3), net_only = list(n = 100, eps = 1, M = S3),
+                narrow = list(n = 200, eps = 1, M = sphere(5)))
   for (nm in names(paths)) {
     pa <- paths[[nm]]
-    D <- gn_data(S3, pa$n, ctr, c(0.5, 0.2, 0, 0), 0.03)
+    M <- pa$M
+    ctr <- c(rep(0, M$dim), 1)
+    D <- gn_data(M, pa$n, ctr, c(0.5, 0.2, rep(0, M$dim - 1)), 0.03)
     D2 <- D
-    D2$y <- replace_record(S3, D$y, 1, -ctr)
+    D2$y <- replace_record(M, D$y, 1, -ctr)
     D2$x[1] <- -50
-    f <- function(Dd) dp_geodesic_regression(S3, Dd$x, Dd$y, epsilon = pa$eps, tau = 0.15, center = ctr,
+    f <- function(Dd) dp_geodesic_regression(M, Dd$x, Dd$y, epsilon = pa$eps, tau = 0.15, center = ctr,
                                              radius = 0.45, x_range = c(0, 1))
-    rel <- expect_neighbours_agree(f, D, D2, paste("S^3", nm))[[1]]
+    rel <- expect_neighbours_agree(f, D, D2, paste("S^", M$dim, nm))[[1]]
     expect_identical(rel$stages[[2]]$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
   }
 })
