@@ -22,13 +22,14 @@
 # plateau, its share, the n e1 below which a one-block net coarsens (up to
 # twice) and the margin within which a net per coordinate does, the share
 # of the K-norm round's error below which the net takes the whole budget,
-# the factor of the band variances of its draw, and the exponent by which
-# a net per coordinate narrows its clips (d^-net_narrow).
+# the factor of the band variances of its draw, the exponent by which a
+# net per coordinate narrows its clips (d^-net_narrow), and the share of
+# its spacing below which a kept net's clip does not narrow.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
                       net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 8,
-                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3)
+                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 0.8)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -227,6 +228,9 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
     # one clip, b: two). A narrower clip sharpens the draw's core but
     # scores more of the lines that cross the true one: only where the
     # rebuilt net's log N stays net_tail below the plateau's margin.
+    # Elsewhere the net stays and its clip narrows to net_cover of the
+    # spacing (or d^-net_narrow c, if wider): the nearest candidate is at
+    # most half a spacing off in a and in b / 2.
     # The plan's choices keep the public error above (on Kendall shapes,
     # whose residuals are far from isotropic, the narrow net's error model
     # is optimistic), and the band variances stay the wider ones. Public
@@ -236,8 +240,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
     if (log(ncol(narrow$points)) <= n * e1 / (2 * blocks) - g$net_tail) {
       net <- narrow
       c <- max(k * c1, net$h[1], net$h[2] / 2)
-      cw <- max(k * cw1, c)
-    }
+    } else c <- max(k * c1, g$net_cover * net$h[1], g$net_cover * net$h[2] / 2)
+    cw <- max(k * cw1, c)
   }
   N <- ncol(net$points)
   what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else

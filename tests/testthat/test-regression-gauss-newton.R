@@ -132,7 +132,8 @@ test_that("the mechanism states its stages before any data, and the release prin
   # norm's clips, with a spacing that follows (the narrow net is clear of
   # the plateau's margin); the plan's choice and the band variances keep
   # the wider net's values. SPD(3) on a wide domain: the narrow net would
-  # near the margin, and the wider one stays.
+  # near the margin: the wider one stays (spacing 0.05, coarsened twofold)
+  # and its clip narrows to 0.8 of the spacing.
   S5 <- sphere(5)
   m5 <- regression_mechanism(S5, n = 200, epsilon = 1, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
                              x_range = c(0, 1))
@@ -152,7 +153,8 @@ test_that("the mechanism states its stages before any data, and the release prin
   m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
                              x_range = c(0, 1))
   expect_identical(m3$stages$localise$mechanism, "exponential_net")
-  expect_equal(m3$spec$cpp$net_clip, 0.05)
+  expect_equal(range(diff(sort(unique(m3$spec$cpp$net[1, ])))), c(0.05, 0.05))
+  expect_equal(m3$spec$cpp$net_clip, 0.8 * 0.05)
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
   mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
