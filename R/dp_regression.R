@@ -24,7 +24,8 @@
 #' sampler is exact (no chain); each record is read once per round. When
 #' the net with the whole budget localises far closer than a round could
 #' (small \eqn{n\epsilon}, or high dimension at moderate
-#' \eqn{n\epsilon}), its draw is the release (stages 1-2 only); otherwise
+#' \eqn{n\epsilon}), its draw is the release (stage 2 alone, with the
+#' whole budget); otherwise
 #' below \eqn{n\epsilon = 50}, or below 90 when the first stage's public
 #' error exceeds `tau`, one round is run (the `"tangent"` release). The
 #' error falls like \eqn{1/(n\epsilon)} once the rounds run.

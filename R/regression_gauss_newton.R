@@ -70,7 +70,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   if (n * eps < g$two_rounds_min_neps) {
     # one stage after the design: the net with the whole budget when its
     # public error is below the tangent release's, else that release
-    only <- net_only_plan(M, n, eps, eG, r, tau_e, R0, V0)
+    only <- net_only_plan(M, n, eps, r, tau_e, R0, V0)
     tangent_error <- sqrt(8 * d * (d + 1)) * 2 * r / (n * (1 - ssp_gram_share(d)) * eps)
     if (!is.null(only) && only$spec$error < tangent_error) return(only)
     return(tangent_plan(M, n, eps, r))
@@ -99,7 +99,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # its public error exceeds the net's, the net takes the whole budget and
   # no round follows (public rule).
   if (!clip && !is.null(loc$spec$net) && round_error(tau_e, eps - eG - e1) > loc$error) {
-    only <- net_only_plan(M, n, eps, eG, r, tau_e, R0, V0)
+    only <- net_only_plan(M, n, eps, r, tau_e, R0, V0)
     if (!is.null(only)) return(only)
   }
   # When the net is too coarse at the localising share but not with the
@@ -108,7 +108,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # at a share between, followed by a round, does far worse: SPD(3),
   # n 200, epsilon 1, a net at 0.7: median energy ratio 1674 against 2.2).
   if (is.null(loc$spec$net)) {
-    only <- net_only_plan(M, n, eps, eG, r, tau_e, R0, V0)
+    only <- net_only_plan(M, n, eps, r, tau_e, R0, V0)
     if (!is.null(only) && only$spec$error < g$net_only_gain * loc$error) return(only)
   }
   if (!clip && loc$error > tau_e) return(tangent_plan(M, n, eps, r))
@@ -157,17 +157,19 @@ cpp_plan <- function(des, d, r, R0, V0, rounds, net = list()) {
 # The plan of the design and the net's draw with the rest of the budget,
 # no rounds after it (the draw is the release); NULL when the net is not
 # available at that share.
-net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
+net_only_plan <- function(M, n, eps, r, tau_e, R0, V0) {
   d <- M$dim
-  loc <- localisation(M, n, eps - eG, r, tau_e, R0, V0)
+  loc <- localisation(M, n, eps, r, tau_e, R0, V0, any_net = TRUE)
   if (is.null(loc$spec$net)) return(NULL)
   # The release is the draw: its public variances feed only the
   # confidence bands; they take the wide clip and a public factor for the
   # law's tails beyond its quadratic core (S^2, n 30, epsilon 1: root mean square
   # error 1.7 times the core's at the ends of the range)
   loc$spec[c("net_var_a", "net_var_b")] <- as.list(.gauss_newton$net_var * loc$band)
-  des <- design_stage(eG)
-  list(stages = list(des$stage, loc$stage),
+  # (no design stage: with no round after the draw nothing would read the
+  # design but the covariate's window, which is then the public range)
+  des <- list(spec = list(scale_st = 0, scale_stt = 0, floor_stt = 0, design = FALSE))
+  list(stages = list(loc$stage),
        spec = list(cpp = cpp_plan(des, d, r, R0, V0, list(), loc$spec), tau_e = tau_e, clip_upper = numeric(0),
                    error = loc$error))
 }
@@ -184,7 +186,9 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0) {
 # each record's clipped term in [0, 1] per block: sensitivity d). The net
 # is as fine as the work bound n b N and the draw's margin over the
 # plateau (n e1 / (2 b) >= log N + 4) allow. Public rules. Proof section 3b.
-localisation <- function(M, n, e1, r, tau_e, R0, V0) {
+# (any_net: the net whenever it is available, for a plan whose release is
+# its draw; the plan then weighs its error against the alternatives.)
+localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   d <- M$dim
   g <- .gauss_newton
   knorm <- list(error = sqrt(8 * d * (d + 1)) * 2 * r / (n * e1),
@@ -218,7 +222,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0) {
   # weights, as the refining rounds remove it; per coordinate the net is
   # coarse where the plateau margin binds, and its spacing counts)
   spread <- c * sqrt(2 * d * blocks / (n * e1))
-  if ((if (blocks == 1L) spread else err) >= knorm$error) return(knorm)
+  if (!any_net && (if (blocks == 1L) spread else err) >= knorm$error) return(knorm)
   # (with the wide clip: the variances of the draw as a release)
   band <- c(blocks * cw^2 / (n * e1) + net$h[1]^2 / 12, 12 * blocks * cw^2 / (n * e1) + net$h[2]^2 / 12)
   if (blocks > 1L) {

@@ -121,6 +121,9 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
     if (!is.null(s$cpp$net) && !(nrow(s$cpp$net) %in% c(2L, 2L * M$dim))) {
       abort_arg("mechanism", "was altered: its net does not match the manifold", call)
     }
+    if (isFALSE(s$cpp$design) && length(s$cpp$rounds)) {
+      abort_arg("mechanism", "was altered: it has rounds but no design stage", call)
+    }
     res <- cpp_release_regression(M, Ya, cv$t, s$cpp, isTRUE(return_nonprivate))
     if (res$status == "malformed") {
       abort_arg("y", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)

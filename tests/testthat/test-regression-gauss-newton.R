@@ -98,20 +98,32 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_gt(mn$stages$refine$sensitivity, 2 * 0.15)
   expect_lt(mn$stages$refine$sensitivity, 2 * (0.15 + 0.05))
   expect_output(print(mn), "localise: exponential mechanism over a public net of geodesics")
-  # S^3 at n epsilon = 100: the net with the whole budget after the design
-  # (it localises far closer than the K-norm round), no round after it
+  # S^3 at n epsilon = 100: the net with the whole budget (it localises far
+  # closer than the K-norm round), no design stage and no round after it;
+  # the release states the public design mean 0
   mo <- regression_mechanism(S3, n = 100, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
-  expect_named(mo$stages, c("design", "localise"))
+  expect_named(mo$stages, "localise")
   expect_identical(mo$stages$localise$mechanism, "exponential_net")
-  expect_equal(sum(mo$privacy$split), 1)
+  expect_equal(mo$stages$localise$privacy$epsilon, 1)
+  expect_equal(mo$spec$cpp$net_epsilon, 1)
+  expect_false(mo$spec$cpp$design)
   expect_length(mo$spec$cpp$rounds, 0L)
   ro <- release(mo, D$x[1:100], D$y[1:100, ])
   expect_length(ro$private_draws, 0L)
   expect_true(all(is.finite(unlist(ro$estimate))))
+  expect_equal(ro$estimate$uncertainty[["t_mean"]], 0)
+  # the design's draws are gone, not merely unused: the release consumes
+  # exactly the net's uniforms, one per coordinate
+  set.seed(4); release(mo, D$x[1:100], D$y[1:100, ]); after <- runif(1)
+  set.seed(4); invisible(runif(3)); expect_identical(runif(1), after)
+  # a plan without its design stage takes no rounds
+  bad <- mo
+  bad$spec$cpp$rounds <- mn$spec$cpp$rounds
+  expect_error(release(bad, D$x[1:100], D$y[1:100, ]), "`mechanism`", class = "dpmanifold_error")
   # a net per coordinate covers a box; the draw lands in the public domain
   # (|v| over the range within the release's bound), so predict() takes it
   mv <- regression_mechanism(S3, n = 50, epsilon = 1.2, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
-  expect_named(mv$stages, c("design", "localise"))
+  expect_named(mv$stages, "localise")
   Dv <- gn_data(S3, 50, ctr, c(0.55, 0.55, 0.3, 0), 0.03)
   for (i in 1:40) expect_length(predict(release(mv, Dv$x, Dv$y), c(0, 1), interval = "confidence")$radius, 2L)
   # SPD(2) at n = 500, radius 1.5: a net per coordinate, drawn
@@ -222,7 +234,8 @@ test_that("neighbours agree on every path of the plan: K-norm localising round, 
     f <- function(Dd) dp_geodesic_regression(M, Dd$x, Dd$y, epsilon = pa$eps, tau = 0.15, center = ctr,
                                              radius = 0.45, x_range = c(0, 1))
     rel <- expect_neighbours_agree(f, D, D2, paste("S^", M$dim, nm))[[1]]
-    expect_identical(rel$stages[[2]]$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
+    loc <- Filter(function(st) st$name == "localise", rel$stages)[[1]]
+    expect_identical(loc$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
   }
 })
 

@@ -63,6 +63,7 @@ struct RegressionReleaseSpec {
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
+  bool design = true;                      // false: no design stage (no rounds: the net's draw is the release)
   // Optional localising stage before the rounds: the exponential mechanism
   // over a public net of candidate geodesics (columns: chart coordinates
   // (a, b) at the centre; 2d rows, or 2 rows for a net per coordinate),
@@ -123,16 +124,27 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   const int d = M.dim();
   const double nd = static_cast<double>(n);
 
-  // 1. design (inst/proofs/regression-gauss-newton.md, section 2)
-  double St = t.sum() + laplace_draw(s.scale_st, rng);
-  double Stt = t.squaredNorm() + laplace_draw(s.scale_stt, rng);
-  St = std::min(std::max(St, -nd / 2), nd / 2);
-  Stt = std::min(std::max(Stt, 0.0), nd / 4);
-  // variance of the centred S_tt - S_t^2 / n from the design noise: its own
-  // (2 scale_stt^2) and that of S_t^2 / n (about (2m)^2 2 scale_st^2), large
-  // when the design is bunched away from the middle of the range
-  const double m0 = St / nd;
-  const double var_c = 2.0 * s.scale_stt * s.scale_stt + 8.0 * m0 * m0 * s.scale_st * s.scale_st;
+  // 1. design (inst/proofs/regression-gauss-newton.md, section 2). A plan
+  // whose release is the net's draw has no design stage and no rounds:
+  // the window is then the public range and the design mean 0, public
+  // values (section 7).
+  if (!s.design && !s.rounds.empty()) {
+    out.status = Status::malformed;
+    out.why = "has rounds but no design stage";
+    return out;
+  }
+  double St = 0.0, Stt = nd / 12.0, var_c = 0.0;
+  if (s.design) {
+    St = t.sum() + laplace_draw(s.scale_st, rng);
+    Stt = t.squaredNorm() + laplace_draw(s.scale_stt, rng);
+    St = std::min(std::max(St, -nd / 2), nd / 2);
+    Stt = std::min(std::max(Stt, 0.0), nd / 4);
+    // variance of the centred S_tt - S_t^2 / n from the design noise: its
+    // own (2 scale_stt^2) and that of S_t^2 / n (about (2m)^2 2
+    // scale_st^2), large when the design is bunched away from the middle
+    const double m0 = St / nd;
+    var_c = 2.0 * s.scale_stt * s.scale_stt + 8.0 * m0 * m0 * s.scale_st * s.scale_st;
+  }
   const ReleasedDesign G{nd, St, std::max(Stt - St * St / nd, std::max(s.floor_stt, std::sqrt(var_c)))};
   const double m = G.mean();
   // The working window of the covariate, from the released design only
@@ -143,7 +155,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // whole weight span: the same sensitivity, a slope signal 1/w larger.
   // Exact (no record moves) whenever the design lies in the window.
   double lo = -0.5, hi = 0.5;
-  if (s.window > 0.0) {
+  if (s.design && s.window > 0.0) {
     const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
     const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
     lo = std::max(-0.5, m - s.window * s_hi - 2.0 * sd_m);
