@@ -22,7 +22,7 @@ dpm <- local({
                    "cpp_regression_chart_kng", "cpp_linear_kng_exact", "cpp_linearised_residuals",
                    "cpp_release_regression", "joint_sensitivity", "joint_weight", "linear_sensitivity", "linear_stage_law",
                    "linear_release",
-                   "linear_weight", "linearised_combination", "domain_block", "ssp_gram_scales",
+                   "linear_weight", "linearised_combination", "domain_block", "ssp_gram_scales", "ssp_gram_share",
                    "ssp_release_split", "split_design_barycentric", "regression_release_curve"),
     # where a release keeps the values its private stages drew (swapped
     # between neighbours, which may differ in them)

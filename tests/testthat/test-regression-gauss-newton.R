@@ -167,6 +167,14 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_identical(m3$stages$localise$mechanism, "exponential_net")
   expect_equal(range(diff(sort(unique(m3$spec$cpp$net[1, ])))), c(0.05, 0.05))
   expect_equal(m3$spec$cpp$net_clip, 0.8 * 0.05)
+  # SPD(2) at n epsilon = 50 without a clip stage, where the localising
+  # error exceeds tau: the plan would run the tangent release, and the net
+  # alone replaces it (its public error at the whole budget is the smaller)
+  ms <- regression_mechanism(spd(2), n = 50, epsilon = 1, tau = 0.05, center = diag(2), radius = 0.66,
+                             x_range = c(0, 1))
+  expect_named(ms$stages, "localise")
+  expect_identical(ms$stages$localise$mechanism, "exponential_net")
+  expect_lt(ms$spec$error, sqrt(8 * 3 * 4) * 2 * 0.66 / (50 * (1 - dpm$ssp_gram_share(3))))
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
   mb <- regression_mechanism(S2, n = 1000000L, epsilon = 0.001, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
