@@ -25,10 +25,11 @@
 #' the net with the whole budget localises far closer than a round could
 #' (small \eqn{n\epsilon}, or high dimension at moderate
 #' \eqn{n\epsilon}), its draw is the release (stage 2 alone, with the
-#' whole budget); otherwise
-#' below \eqn{n\epsilon = 50}, or below 90 when the first stage's public
-#' error exceeds `tau`, one round is run (the `"tangent"` release). The
-#' error falls like \eqn{1/(n\epsilon)} once the rounds run.
+#' whole budget). Below \eqn{n\epsilon = 50}, or below 90 when the first
+#' stage's public error exceeds `tau`, the release is that draw or one
+#' round at `center` (the `"tangent"` release), whichever has the smaller
+#' public error. The error falls like \eqn{1/(n\epsilon)} once the rounds
+#' run.
 #'
 #' **Choosing the public inputs.** `center` and `radius`: a ball that
 #' holds the responses, from knowledge that does not come from these
