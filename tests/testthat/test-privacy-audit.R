@@ -220,11 +220,11 @@ test_that("extended: empirical distinguishing audit of every path of the default
   # the loss / epsilon: -0.008, -0.014, -0.017, -0.009, -0.019.
   cases <- list(
     list(M = sphere(2), n = 30, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
-         stages = c("design", "localise"), what = "net alone, one block"),
+         stages = "localise", what = "net alone, one block"),
     list(M = sphere(2), n = 100, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
          stages = c("design", "localise", "clip", "refine"), what = "net, one block, then a round"),
     list(M = sphere(3), n = 50, eps = 1.2, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
-         stages = c("design", "localise"), what = "net alone, per coordinate"),
+         stages = "localise", what = "net alone, per coordinate"),
     list(M = euclidean(3), n = 100, eps = 2, center = c(0, 0, 0), radius = 2, tau = 0.15,
          stages = c("design", "localise", "clip", "refine"), what = "net per coordinate, then a round"),
     list(M = sphere(3), n = 1000, eps = 1, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
