@@ -156,9 +156,9 @@ cpp_plan <- function(des, d, r, R0, V0, rounds, net = list()) {
                    prior_b = V0^2 / (d + 2), step_var = 0, window = .gauss_newton$window, rounds = rounds), net)
 }
 
-# The plan of the design and the net's draw with the rest of the budget,
-# no rounds after it (the draw is the release); NULL when the net is not
-# available at that share.
+# The plan whose release is the net's draw with the whole budget (no
+# design stage, no rounds; proof section 3b); NULL when the net is not
+# available.
 net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0, decide = TRUE) {
   d <- M$dim
   # (decide: against a round, the plan decides as if the design took its
