@@ -17,7 +17,9 @@
 #' regression residuals) run on `getOption("dpmanifold.threads", 2)` threads
 #' (fewer when OpenMP offers fewer; one without OpenMP). Partial sums are
 #' combined in a fixed order, so every result, and every release reproduced
-#' with [set.seed()], is the same whatever the number of threads.
+#' with [set.seed()], is the same whatever the number of threads. A process
+#' forked from R (for example by [parallel::mclapply()]) runs its passes on
+#' one thread: OpenMP's thread pool does not survive `fork()`.
 #'
 #' @section Memory:
 #' A result larger than `getOption("dpmanifold.max_bytes", 2^31)` bytes

@@ -12,6 +12,10 @@
 
 #include <vector>
 
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
 namespace {
 // The number of results of an operation on the (recycled) columns of A and
 // B: 0 when either holds no column (an empty input gives an empty result;
@@ -78,16 +82,28 @@ void rethrow_for_r() {
   // anything else (Rcpp's own interrupt and long-jump signals) passes through
 }
 
+// The OpenMP runtime's thread pool does not survive fork(): a child of
+// parallel::mclapply() that enters a parallel region after its parent ran
+// one waits forever on the pool's lock. A forked child runs every pass on
+// its calling thread (the result is the same to the bit, batch.hpp).
+namespace {
+bool in_forked_child = false;
+#ifndef _WIN32
+void note_forked_child() { in_forked_child = true; }
+const bool fork_handler_installed = (pthread_atfork(nullptr, nullptr, &note_forked_child), true);
+#endif
+}  // namespace
+
 void threads_from_option() {
   SEXP opt = Rf_GetOption1(Rf_install("dpmanifold.threads"));
-  if (Rf_isNull(opt)) {
-    dpm::set_threads(dpm::default_threads());
-    return;
+  int k = dpm::default_threads();
+  if (!Rf_isNull(opt)) {
+    const double x = Rf_length(opt) == 1 && (Rf_isReal(opt) || Rf_isInteger(opt)) ? Rf_asReal(opt) : NA_REAL;
+    if (!(x >= 1.0 && x <= 1024.0 && x == std::floor(x)))
+      throw dpmanifold_error("options(dpmanifold.threads = ) must be a whole number between 1 and 1024");
+    k = static_cast<int>(x);
   }
-  const double k = Rf_length(opt) == 1 && (Rf_isReal(opt) || Rf_isInteger(opt)) ? Rf_asReal(opt) : NA_REAL;
-  if (!(k >= 1.0 && k <= 1024.0 && k == std::floor(k)))
-    throw dpmanifold_error("options(dpmanifold.threads = ) must be a whole number between 1 and 1024");
-  dpm::set_threads(static_cast<int>(k));
+  dpm::set_threads(in_forked_child ? 1 : k);
 }
 
 // Long loops of the core poll for interrupts through this checker, installed

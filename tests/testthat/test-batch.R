@@ -38,6 +38,24 @@ test_that("a release drawn with set.seed() is the same on one thread and on two"
   expect_identical(draw(2), draw(1))
 })
 
+test_that("a process forked after a parallel pass (parallel::mcparallel) finishes its own passes", {
+  skip_on_os("windows")
+  set.seed(13)
+  X <- mfd_random_point(sphere(2), 100000)
+  # a pass on two threads in the parent starts the OpenMP runtime's pool,
+  # which does not survive fork(); the child must not wait on it
+  m0 <- with_threads(2, suppressWarnings(frechet_mean(sphere(2), X, max_iter = 20))$mean)
+  job <- with_threads(2, parallel::mcparallel(suppressWarnings(frechet_mean(sphere(2), X, max_iter = 20))$mean))
+  res <- parallel::mccollect(job, wait = FALSE, timeout = 30)
+  if (is.null(res)) {
+    tools::pskill(job$pid, tools::SIGKILL)
+    parallel::mccollect(job, wait = FALSE)
+  }
+  expect_false(is.null(res), label = "the forked child finished")
+  # on one thread in the child: the same bits as the parent's two
+  expect_identical(res[[1]], m0)
+})
+
 test_that("options(dpmanifold.threads) must be a whole number", {
   X <- mfd_random_point(sphere(2), 10)
   for (bad in list(0, -1, 1.5, "2", NA_real_, c(1, 2))) {

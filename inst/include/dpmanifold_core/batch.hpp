@@ -81,24 +81,35 @@ void for_chunks(Eigen::Index n, Eigen::Index chunk, double point_cost, Body&& bo
     const Eigen::Index c1 = std::min(nc, c0 + per_round);
     std::exception_ptr error;
     Eigen::Index error_chunk = c1;
-    {
-      SuspendPolling quiet;  // no checker on any thread inside the region
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && c1 - c0 > 1)
-#endif
-      for (Eigen::Index c = c0; c < c1; ++c) {
-        try {
-          body(c, c * chunk, std::min(n, (c + 1) * chunk));
-        } catch (...) {
+    auto run = [&](Eigen::Index c) {
+      try {
+        body(c, c * chunk, std::min(n, (c + 1) * chunk));
+      } catch (...) {
 #ifdef _OPENMP
 #pragma omp critical(dpmanifold_chunk_error)
 #endif
-          if (c < error_chunk) {
-            error_chunk = c;
-            error = std::current_exception();
-          }
+        if (c < error_chunk) {
+          error_chunk = c;
+          error = std::current_exception();
         }
       }
+    };
+    {
+      SuspendPolling quiet;  // no checker on any thread inside the region
+      // One thread never enters an OpenMP region: a process forked after a
+      // parallel pass (parallel::mclapply) runs with one thread (the host
+      // sets it, see set_threads()), and the runtime's thread pool, which
+      // does not survive fork(), is then never touched.
+#ifdef _OPENMP
+      if (nt > 1 && c1 - c0 > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (Eigen::Index c = c0; c < c1; ++c) run(c);
+      } else {
+        for (Eigen::Index c = c0; c < c1; ++c) run(c);
+      }
+#else
+      for (Eigen::Index c = c0; c < c1; ++c) run(c);
+#endif
     }
     (void)nt;
     if (error) std::rethrow_exception(error);
