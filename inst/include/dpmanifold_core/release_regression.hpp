@@ -127,7 +127,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // 1. design (inst/proofs/regression-gauss-newton.md, section 2). A plan
   // whose release is the net's draw has no design stage and no rounds:
   // the window is then the public range and the design mean 0, public
-  // values (section 7).
+  // values (section 3b, "The draw as the release").
   if (!s.design && !s.rounds.empty()) {
     out.status = Status::malformed;
     out.why = "has rounds but no design stage";
