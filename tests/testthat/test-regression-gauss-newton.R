@@ -120,6 +120,9 @@ test_that("the mechanism states its stages before any data, and the release prin
   bad <- mo
   bad$spec$cpp$rounds <- mn$spec$cpp$rounds
   expect_error(release(bad, D$x[1:100], D$y[1:100, ]), "`mechanism`", class = "dpmanifold_error")
+  # (the C++ core refuses that spec too, whoever calls it)
+  expect_error(dpm$cpp_release_regression(S3, t(D$y[1:100, ]), D$x[1:100] - 0.5, bad$spec$cpp, FALSE),
+               "rounds but no design", class = "dpmanifold_error")
   # a net per coordinate covers a box; the draw lands in the public domain
   # (|v| over the range within the release's bound), so predict() takes it
   mv <- regression_mechanism(S3, n = 50, epsilon = 1.2, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
@@ -140,6 +143,8 @@ test_that("the mechanism states its stages before any data, and the release prin
   bad$spec$cpp$net <- rbind(bad$spec$cpp$net, 0)
   Dc <- gn_data(spd(2), 500, diag(2), matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.01)
   expect_error(release(bad, Dc$x, Dc$y), "`mechanism`", class = "dpmanifold_error")
+  expect_error(dpm$cpp_release_regression(spd(2), dpm$to_ambient(spd(2), Dc$y, "y"), Dc$x - 0.5, bad$spec$cpp, FALSE),
+               "net of the wrong size", class = "dpmanifold_error")
   # S^5 at n epsilon = 200: the net per coordinate clips at d^-0.3 of the
   # norm's clips, with a spacing that follows (the narrow net is clear of
   # the plateau's margin); the plan's choice and the band variances keep

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,13 @@ struct ReleasedDesign {
 
 inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec& t,
                                             const RegressionReleaseSpec& s, Rng& rng) {
+  // A spec the plans never build (public: refused before the data are
+  // read; the R layer names `mechanism` before it gets here): a net that is
+  // neither one block of 2d rows nor 2 rows per coordinate, or rounds
+  // without the design stage they read.
+  if (s.net.cols() > 0 && s.net.rows() != 2 && s.net.rows() != 2 * M.dim())
+    throw std::invalid_argument("regression spec: a net of the wrong size");
+  if (!s.design && !s.rounds.empty()) throw std::invalid_argument("regression spec: rounds but no design stage");
   RegressionRelease out;
   if (prepare_points(M, Y, s.center, s.radius, s.tol, out.why, out.moved) >= 0) {
     out.status = Status::malformed;
@@ -128,11 +136,6 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // whose release is the net's draw has no design stage and no rounds:
   // the window is then the public range and the design mean 0, public
   // values (section 3b, "The draw as the release").
-  if (!s.design && !s.rounds.empty()) {
-    out.status = Status::malformed;
-    out.why = "has rounds but no design stage";
-    return out;
-  }
   double St = 0.0, Stt = nd / 12.0, var_c = 0.0;
   if (s.design) {
     St = t.sum() + laplace_draw(s.scale_st, rng);
@@ -192,12 +195,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // (rows 2: the same net of (a, b) for each); a record's term is in
     // [0, 1] per block, so the score's sensitivity is the number of blocks
     // and the blocks' draws are independent.
-    const int B = static_cast<int>(s.net.rows() / 2);
-    if (s.net.rows() != 2 * B || (B != d && B != 1)) {
-      out.status = Status::malformed;
-      out.why = "has a net of the wrong size";
-      return out;
-    }
+    const int B = static_cast<int>(s.net.rows() / 2);  // 1 or d (checked above)
     const int nb = (B == d) ? 1 : d;
     const double c2 = s.net_clip * s.net_clip;
     // a second, wider clip (0: none): each term is then the mean of the two
