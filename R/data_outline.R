@@ -1,6 +1,7 @@
-# The outlines of simulate_corpus_callosum(), many subjects at a time. Every quantity that depends only on the
-# centre-line parameter s is computed once, the rest on m x n matrices (one
-# column per subject, 256 a block). One subject at a time in R took ~0.5 ms
+# The outlines of simulate_corpus_callosum(), many subjects at a time.
+# Every quantity that depends only on the centre-line parameter s is
+# computed once, the rest on m x n matrices (one column per subject, 256 a
+# block). One subject at a time in R took ~0.5 ms
 # (9 minutes for n = 1e6); in blocks ~0.1 ms (memory-bound: the outline has
 # 798 points), and the block loop is where an interrupt or a time limit
 # lands.

@@ -214,7 +214,10 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   # with the number of candidates, costs more than the spacing)
   f <- if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1
   net <- localisation_net(if (blocks == 1L) d else 1L, f * c, R0, V0, floor(sqrt(cap)))
-  if (blocks > 1L && log(ncol(net$points)) > n * e1 / (2 * blocks) - g$net_tail) {
+  # the largest log N a net per coordinate takes without coarsening: net_tail
+  # below the plateau's margin n e1 / (2 b)
+  room <- n * e1 / (2 * blocks) - g$net_tail
+  if (blocks > 1L && log(ncol(net$points)) > room) {
     # (per coordinate: a net whose size nears the plateau's margin is
     # coarsened twofold, for the same reason)
     f <- 2
@@ -251,7 +254,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
     # rules (proof section 3b).
     k <- d^-g$net_narrow
     narrow <- localisation_net(1L, 2 * k * c1, R0, V0, floor(sqrt(cap)))
-    if (log(ncol(narrow$points)) <= n * e1 / (2 * blocks) - g$net_tail) {
+    if (log(ncol(narrow$points)) <= room) {
       net <- narrow
       c <- max(k * c1, net$h[1], net$h[2] / 2)
     } else c <- max(k * c1, g$net_cover * net$h[1], g$net_cover * net$h[2] / 2)
