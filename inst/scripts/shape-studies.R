@@ -32,25 +32,11 @@
 #   DPMANIFOLD_STUDY_SMALL=true Rscript inst/scripts/shape-studies.R  # seconds
 # or source() the file and call run_shape_studies(small = TRUE, file = ...).
 
-# simulate_corpus_callosum() under set.seed(seed) (R's default generator
-# kinds), the caller's stream and kinds put back afterwards: a study script
-# seeds, the package does not. `...` is passed on unevaluated, so an `age`
-# drawn by runif() comes from the seeded stream.
-simulate_seeded <- function(seed, ...) {
-  genv <- globalenv()
-  old_seed <- get0(".Random.seed", envir = genv, inherits = FALSE)
-  old_kind <- RNGkind()
-  on.exit({
-    suppressWarnings(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
-    if (is.null(old_seed)) {
-      if (exists(".Random.seed", envir = genv, inherits = FALSE)) rm(".Random.seed", envir = genv)
-    } else {
-      assign(".Random.seed", old_seed, envir = genv)
-    }
-  })
-  suppressWarnings(set.seed(seed, kind = "Mersenne-Twister", normal.kind = "Inversion", sample.kind = "Rejection"))
-  dpmanifold::simulate_corpus_callosum(...)
-}
+# Seeded samples: with_seed() (inst/scripts/seeding.R, shared with the
+# tests) evaluates simulate_corpus_callosum() after set.seed(seed) and puts
+# the caller's stream back: a study script seeds, the package does not.
+sys.source(system.file("scripts", "seeding.R", package = "dpmanifold", mustWork = TRUE), envir = environment())
+simulate_seeded <- function(seed, ...) with_seed(seed, dpmanifold::simulate_corpus_callosum(...))
 
 run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STUDY_SMALL")), "true"),
                               file = NULL, seed = 2022L, cores = 1L,
