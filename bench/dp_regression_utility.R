@@ -10,6 +10,9 @@
 # default = "gauss_newton" (exact); tangent (exact, one round at the
 # centre); energy and linearised (chains); previous = the default before
 # this round (the public rule that picked "energy" or "linearised").
+# law(tau) is no release: the energy law's expected ratio at the user's tau,
+# computed from the non-private residuals (what an exact sampler of the
+# clipped-energy exponential mechanism would reach; proof section 8).
 #  1. S^2, the setting of Kulkarni and Soto (4.1): geodesic of length 0.6,
 #     x ~ U[0, 1], noise N(0, 0.001 I_3) normalised back, tau = 0.15, public
 #     ball of radius 0.4 around the geodesic's midpoint.
@@ -64,8 +67,17 @@ previous_default <- function(M, n, eps, tau, r) {
 # Every method's release starts from the same seed (common random numbers:
 # a paired comparison, and methods that run the same mechanism give the
 # same release); the data stream continues as if no release had run.
+# Also returned, as "law(tau)": the energy law's expected ratio at the
+# user's tau, 1 + 2 d tau_e^2 / (n epsilon mean |z_i|^2) (z_i the
+# non-private fit's residuals; the Laplace approximation of
+# inst/proofs/regression-gauss-newton.md section 8): what the exponential
+# mechanism on the clipped energy, sampled exactly, would reach. It reads
+# the data (a reference for the bench, not a release) and draws nothing.
 ratios <- function(M, D, eps, tau, methods) {
-  E0 <- nonprivate_energy(M, D$x, D$y)
+  fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
+  E0 <- fit$energy
+  tau_e <- min(tau, 3 * D$radius)
+  law <- 1 + 2 * M$dim * tau_e^2 / (length(D$x) * eps * mean(fit$residuals$norms^2))
   prev <- previous_default(M, length(D$x), eps, tau, D$radius)
   seed <- sample.int(.Machine$integer.max, 1L)
   state <- .Random.seed
@@ -76,17 +88,19 @@ ratios <- function(M, D, eps, tau, methods) {
     rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
                                   x_range = c(0, 1), method = mm)
     energy(M, D$x, D$y, rel$estimate$p, rel$estimate$v) / E0
-  }, numeric(1))
+  }, numeric(1)) -> r
+  c(r, "law(tau)" = law)
 }
 # One row: median and share above 3 of each method over `reps` data sets.
 cell <- function(M, sim, eps, tau, methods, label, k = reps) {
   res <- replicate(k, ratios(M, sim(), eps, tau, methods))
-  res <- matrix(res, nrow = length(methods), dimnames = list(methods, NULL))
-  out <- data.frame(setting = label, stringsAsFactors = FALSE)
+  res <- matrix(res, nrow = length(methods) + 1L, dimnames = list(c(methods, "law(tau)"), NULL))
+  out <- data.frame(setting = label, stringsAsFactors = FALSE, check.names = FALSE)
   for (m in methods) {
     out[[m]] <- round(stats::median(res[m, ]), 3)
     out[[paste0(m, ">3")]] <- round(mean(res[m, ] > 3), 2)
   }
+  out[["law(tau)"]] <- round(stats::median(res["law(tau)", ]), 3)
   out
 }
 show <- function(title, rows) {
