@@ -173,6 +173,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // 2. rounds
   Vec p = s.center, v = Vec::Zero(s.center.size());
   double Va = s.prior_a, Vb = s.prior_b;
+  bool from_stage = false;  // Va, Vb are a stage's public error (not the prior)
   Mat back(Y.rows(), n);
   std::vector<double> len(n);
   if (s.net.cols() > 0) {
@@ -235,6 +236,14 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     v = M.project_tangent(p, g.v);
     Va = s.net_var_a;
     Vb = s.net_var_b;
+    // (the net's public variances hold for a design spread evenly over the
+    // range, of spread 1/12; the draw's slope is as sharp as the score's
+    // curvature in b, which falls with the released spread of the design:
+    // a bunched design widens the slope's variance in proportion, which the
+    // round's weights and the bands then carry; never narrower. Proof
+    // section 3b.)
+    if (s.design) Vb *= std::max(1.0, nd / (12.0 * G.Sttc));
+    from_stage = true;
   }
   const Vec u = ((tc.array() - wc) / ww).matrix();
   const Vec wplus = (0.5 + u.array()).matrix(), wminus = (0.5 - u.array()).matrix();
@@ -282,14 +291,28 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // the middle of the range. Public noise variances per coordinate: the
     // moment noise, and the design noise times the released step.
     const double sm = (d + 1.0) * std::pow(2.0 * rho / (r.epsilon * r.gain), 2);
-    const double b2 = bh.squaredNorm() / d;
+    // (the design noise scales the step; the step corrects the start's
+    // error, whose public variance after a localising stage, Vb, is as
+    // good a guide to its size as the released step, which carries the
+    // round's own noise: the larger of the two)
+    const double b2 = std::max(bh.squaredNorm() / d, from_stage ? Vb : 0.0);
     const double Ub = sm * (wp * wp + wm * wm) / (Sttc_u * Sttc_u * ww * ww) +
                       b2 * var_c / (G.Sttc * G.Sttc) * s.design_weight;
     const double Ua = sm * 2.0 / (nd * nd) + b2 * 2.0 * s.scale_st * s.scale_st / (nd * nd);
     // (an infinite prior variance: no weighting, the step itself)
     const double ka = std::isinf(Va) ? 1.0 : Va / (Va + Ua), kb = std::isinf(Vb) ? 1.0 : Vb / (Vb + Ub);
     Va = (std::isinf(Va) ? Ua : Va * Ua / (Va + Ua)) + s.step_var;
-    Vb = (std::isinf(Vb) ? Ub : Vb * Ub / (Vb + Ub)) + s.step_var;
+    // The state's slope variance is that of the weighed estimate,
+    // (1 - k)^2 Vb + k^2 Ub, with Ub read at a low value of the design's
+    // spread (released minus its noise sd, floored): a bunched design
+    // whose released spread came out high would otherwise be taken as
+    // sharper than it is (S^2, x in [0, 0.4]: bands at 0.9 covered 0.3-0.5).
+    // The weights keep the released spread.
+    const double Sttc_lo = std::max(G.Sttc - std::sqrt(var_c), std::max(s.floor_stt, 1e-12));
+    const double lo2 = (G.Sttc / Sttc_lo) * (G.Sttc / Sttc_lo);
+    const double Ub_lo = Ub * lo2;
+    Vb = (std::isinf(Vb) ? Ub_lo : (1.0 - kb) * (1.0 - kb) * Vb + kb * kb * Ub_lo) + s.step_var;
+    from_stage = true;
     const Vec step_b = kb * bh;
     const Vec step_a = ka * (Sz / (nd * r.gain)) - m * step_b;  // back to the footpoint at t = 0
     // the step in the chart at p: (step_a, coords(v) + step_b)
