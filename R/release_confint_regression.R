@@ -1,0 +1,68 @@
+# confint() of a regression release (called by confint.dp_release): regions
+# for the coefficients from the public error model the release carries, the
+# one predict(interval = "confidence") uses (R/release_methods.R). On
+# euclidean() lm's table of intervals per coefficient; elsewhere a geodesic
+# ball for the footpoint p and a ball in the tangent space at p for the
+# velocity v. Post-processing of the release: no privacy cost.
+
+confint_regression <- function(object, parm, level, call = sys.call(-1)) {
+  M <- object$manifold
+  release_regression_geodesic(object, "object", call)
+  u <- release_error_model(object, "object", "has no confidence region: it needs", call)
+  est <- object$estimate
+  w <- diff(est$x_range)
+  z <- stats::qnorm((1 + level) / 2)
+  sd_slope <- sqrt(.band_inflation * u[["var_slope"]]) / w
+  if (inherits(M, "euclidean")) {
+    # per coordinate: the intercept is the line's value at x = 0
+    sd_int <- release_line_sd(u, (0 - est$x0) / w)
+    b <- regression_coef(M, est$p, est$v, est$x0)
+    B <- matrix(b, nrow = 2L)
+    terms <- c("(Intercept)", "x")
+    rn <- if (ncol(B) == 1L) terms else paste0(rep(paste0("y", seq_len(ncol(B)), ":"), each = 2L), terms)
+    sd <- rep(c(sd_int, sd_slope), ncol(B))
+    a <- c((1 - level) / 2, (1 + level) / 2)
+    out <- cbind(as.numeric(B) - z * sd, as.numeric(B) + z * sd)
+    dimnames(out) <- list(rn, paste(format(100 * a, trim = TRUE, scientific = FALSE, digits = 3), "%"))
+    if (missing(parm)) return(out)
+    keep <- confint_parm(parm, rn, call)
+    return(out[keep, , drop = FALSE])
+  }
+  parts <- if (missing(parm)) c("p", "v") else rn_parts(parm, call)
+  q <- sqrt(stats::qchisq(level, M$dim))
+  regions <- list(p = list(center = est$p, radius = release_line_sd(u, 0) * q),
+                  v = list(center = est$v, radius = sd_slope * q))
+  structure(c(regions[parts], list(level = level, x0 = est$x0, manifold = M)), class = "dp_regression_confint")
+}
+
+# lm's `parm`: names or indices of rows.
+confint_parm <- function(parm, rn, call) {
+  ok <- (is.character(parm) && length(parm) > 0L && all(parm %in% rn)) ||
+    (is.numeric(parm) && length(parm) > 0L && all(is.finite(parm)) && all(parm == round(parm)) &&
+       all(parm >= 1 & parm <= length(rn)))
+  if (!ok) abort_arg("parm", sprintf("must name coefficients (%s) or give their indices", paste(rn, collapse = ", ")), call)
+  parm
+}
+
+# `parm` of a geodesic: "p", "v" or both.
+rn_parts <- function(parm, call) {
+  if (!(is.character(parm) && length(parm) > 0L && all(parm %in% c("p", "v")) && !anyDuplicated(parm))) {
+    abort_arg("parm", "must be \"p\" (the footpoint), \"v\" (the velocity) or both", call)
+  }
+  parm
+}
+
+#' @export
+print.dp_regression_confint <- function(x, ...) {
+  cat(sprintf("<dp_regression_confint> %g%% public confidence regions of a private geodesic on %s\n",
+              100 * x$level, manifold_label(x$manifold)))
+  if (!is.null(x$p)) {
+    cat(sprintf("  footpoint p (at x = %g): geodesic ball of radius %.4g around\n", x$x0, x$p$radius))
+    print(signif(x$p$center, 5))
+  }
+  if (!is.null(x$v)) {
+    cat(sprintf("  velocity v (per unit of x): ball of radius %.4g in the tangent space at p around\n", x$v$radius))
+    print(signif(x$v$center, 5))
+  }
+  invisible(x)
+}

@@ -1,0 +1,94 @@
+# confint() of a regression release: regions for the coefficients from the
+# release's public error model (R/release_confint_regression.R), their
+# coverage of the least-squares fit, lm's layout on euclidean(), and what
+# is refused.
+
+ci_data <- function(M, n, center, v, noise, x = runif(n)) {
+  Y <- mfd_exp(M, center, outer(x - 0.5, as.numeric(v)))
+  list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
+}
+
+# Share of releases whose regions hold the least-squares fit's coefficients.
+ci_cover <- function(M, D, tau, radius, reps, level = 0.9) {
+  fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
+  cf <- coef(fit)
+  rowMeans(replicate(reps, {
+    rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = 1, tau = tau, center = D$center, radius = radius,
+                                  x_range = c(0, 1))
+    ci <- confint(rel, level = level)
+    if (inherits(M, "euclidean")) return(as.numeric(cf) >= ci[, 1] & as.numeric(cf) <= ci[, 2])
+    vt <- mfd_transport(M, ci$p$center, cf$p, ci$v$center)
+    c(p = mfd_dist(M, ci$p$center, cf$p) <= ci$p$radius, v = mfd_norm(M, cf$p, vt - cf$v) <= ci$v$radius)
+  }))
+}
+
+test_that("the regions of a regression release cover the least-squares fit at their level", {
+  set.seed(61)
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  reps <- 200
+  low <- 0.9 - 3 * sqrt(0.9 * 0.1 / reps)
+  # measured (300 releases, p/v): 0.95/0.94 (n 1000, even design);
+  # 0.91/0.92 (n 200, x in [0, 0.4], whose released spread is noisy)
+  expect_true(all(ci_cover(S2, ci_data(S2, 1000, north, c(0.5, 0.2, 0), 0.03), 0.15, 0.45, reps) >= low))
+  expect_true(all(ci_cover(S2, ci_data(S2, 200, north, c(0.5, 0.2, 0), 0.03, x = runif(200, 0, 0.4)), 0.15, 0.45,
+                           reps) >= low))
+  # lm's table on euclidean(): one interval per coefficient (measured
+  # 0.97-0.98)
+  E <- euclidean(2)
+  expect_true(all(ci_cover(E, ci_data(E, 500, c(1, 1), c(1, 0.5), 0.3), NULL, 2, reps) >= low))
+})
+
+test_that("the footpoint's ball is the prediction band at the middle of the range", {
+  set.seed(62)
+  S2 <- sphere(2)
+  D <- ci_data(S2, 300, c(0, 0, 1), c(0.4, 0, 0), 0.03)
+  rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.45,
+                                x_range = c(0, 1))
+  ci <- confint(rel, level = 0.8)
+  band <- predict(rel, 0.5, interval = "confidence", level = 0.8)
+  expect_equal(ci$p$radius, band$radius)
+  expect_equal(ci$p$center, rel$estimate$p)
+  expect_equal(ci$v$center, rel$estimate$v)
+  expect_lt(ci$v$radius, confint(rel, level = 0.95)$v$radius)
+  expect_named(confint(rel, parm = "v"), c("v", "level", "x0", "manifold"))
+  expect_output(print(ci), "80% public confidence regions")
+  expect_output(print(ci), "ball of radius")
+})
+
+test_that("on euclidean() confint() has lm's layout", {
+  set.seed(63)
+  E1 <- euclidean(1)
+  x <- runif(400)
+  y <- 1 + 2 * x + rnorm(400, sd = 0.2)
+  rel <- dp_geodesic_regression(E1, x, y, epsilon = 2, center = 2, radius = 3, x_range = c(0, 1))
+  ci <- confint(rel, level = 0.9)
+  expect_equal(dimnames(ci), list(c("(Intercept)", "x"), c("5 %", "95 %")))
+  expect_equal(rowMeans(ci), coef(rel))
+  expect_equal(confint(rel, parm = "x", level = 0.9), ci["x", , drop = FALSE])
+  expect_equal(confint(rel, parm = 1, level = 0.9), ci[1, , drop = FALSE])
+  E2 <- euclidean(2)
+  rel2 <- dp_geodesic_regression(E2, x, cbind(y, -y), epsilon = 2, center = c(2, -2), radius = 3, x_range = c(0, 1))
+  expect_equal(rownames(confint(rel2)), c("y1:(Intercept)", "y1:x", "y2:(Intercept)", "y2:x"))
+})
+
+test_that("confint() of a regression release refuses what it cannot give", {
+  set.seed(64)
+  S2 <- sphere(2)
+  D <- ci_data(S2, 50, c(0, 0, 1), c(0.3, 0, 0), 0.02)
+  rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.45,
+                                x_range = c(0, 1))
+  expect_error(confint(rel, parm = "a"), "`parm`", class = "dpmanifold_error")
+  expect_error(confint(rel, parm = c("p", "p")), "`parm`", class = "dpmanifold_error")
+  expect_error(confint(rel, level = 1), "`level`", class = "dpmanifold_error")
+  # the chain laws carry no public error model
+  rm <- suppressWarnings(dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
+                                                radius = 0.45, x_range = c(0, 1), method = "energy",
+                                                mcmc = mcmc_control(burnin = 50, steps = 50)))
+  expect_error(confint(rm), "public error model", class = "dpmanifold_error")
+  E1 <- euclidean(1)
+  x <- runif(100)
+  rel1 <- dp_geodesic_regression(E1, x, x, epsilon = 1, center = 0.5, radius = 1, x_range = c(0, 1))
+  expect_error(confint(rel1, parm = "slope"), "`parm`", class = "dpmanifold_error")
+  expect_error(confint(rel1, parm = 3), "`parm`", class = "dpmanifold_error")
+})
