@@ -8,6 +8,15 @@ ci_data <- function(M, n, center, v, noise, x = runif(n)) {
   list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
 }
 
+# A default release on S^2 from ci_data, and its data.
+s2_release <- function(n, v, noise) {
+  S2 <- sphere(2)
+  D <- ci_data(S2, n, c(0, 0, 1), v, noise)
+  rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.45,
+                                x_range = c(0, 1))
+  list(release = rel, data = D)
+}
+
 # Share of releases whose regions hold the least-squares fit's coefficients.
 ci_cover <- function(M, D, tau, radius, reps, level = 0.9) {
   fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
@@ -41,10 +50,7 @@ test_that("the regions of a regression release cover the least-squares fit at th
 
 test_that("the footpoint's ball is the prediction band at the middle of the range", {
   set.seed(62)
-  S2 <- sphere(2)
-  D <- ci_data(S2, 300, c(0, 0, 1), c(0.4, 0, 0), 0.03)
-  rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.45,
-                                x_range = c(0, 1))
+  rel <- s2_release(300, c(0.4, 0, 0), 0.03)$release
   ci <- confint(rel, level = 0.8)
   band <- predict(rel, 0.5, interval = "confidence", level = 0.8)
   expect_equal(ci$p$radius, band$radius)
@@ -75,9 +81,9 @@ test_that("on euclidean() confint() has lm's layout", {
 test_that("confint() of a regression release refuses what it cannot give", {
   set.seed(64)
   S2 <- sphere(2)
-  D <- ci_data(S2, 50, c(0, 0, 1), c(0.3, 0, 0), 0.02)
-  rel <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center, radius = 0.45,
-                                x_range = c(0, 1))
+  made <- s2_release(50, c(0.3, 0, 0), 0.02)
+  rel <- made$release
+  D <- made$data
   expect_error(confint(rel, parm = "a"), "`parm`", class = "dpmanifold_error")
   expect_error(confint(rel, parm = c("p", "p")), "`parm`", class = "dpmanifold_error")
   expect_error(confint(rel, level = 1), "`level`", class = "dpmanifold_error")
