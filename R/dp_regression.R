@@ -5,7 +5,9 @@
 #' linear regression) under epsilon-differential privacy. `p` is the
 #' footpoint at \eqn{x_0}, the middle of the public `x_range`, and `v` the
 #' velocity per unit of `x`, the parametrisation of [geodesic_regression()]
-#' too; [predict()], [coef()] and [print()] work in the units of `x`.
+#' too; [predict()], [coef()] and [print()] work in the units of `x`, and
+#' [confint()][confint.dp_release] gives public regions for `p` and `v`
+#' (lm's intervals on [euclidean()]).
 #'
 #' **The default, `method = "gauss_newton"`: exact epsilon-DP on every
 #' manifold.** Four stages, composed (their budgets add up to `epsilon`):
@@ -97,7 +99,7 @@
 #'   mechanism; Wang (2018), Revisiting differentially private linear
 #'   regression (sufficient-statistics perturbation).
 #' @seealso [regression_mechanism()], [geodesic_regression()],
-#'   [dp_frechet_mean()].
+#'   [confint.dp_release()], [dp_frechet_mean()].
 #' @examples
 #' S2 <- sphere(2)
 #' x <- runif(300)
