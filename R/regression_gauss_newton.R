@@ -15,7 +15,8 @@
 # (tau_e 2^(-j/2), j = 0..levels) with the power of their public base
 # measure (level^-grid_power: a level too high costs noise in proportion,
 # one too low only a shorter step), and the half-width of the covariate's
-# working window in design standard deviations (proof section 3); for the
+# working window in design standard deviations (rounds with a private clip
+# level may narrow it to 1 or 1.5, proof section 3); for the
 # net localisation (section 3b): the largest dimension netted jointly, the
 # points per ball, the work bound n x blocks x points, the score's narrow
 # and wide clips as shares of the radius, the draw's margin over the
@@ -145,8 +146,11 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     ups[j] <- up
     prev <- round_error(up, eT)
   }
-  list(stages = stages, spec = list(cpp = cpp_plan(des, d, r, R0, V0, rounds, loc$spec), tau_e = tau_e,
-                                    clip_upper = ups))
+  # (a refining round with a private clip level may narrow the covariate's
+  # window where its noise outweighs the clamping's bias: proof section 3,
+  # "Working window")
+  list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(choose_window = clip)),
+                                    tau_e = tau_e, clip_upper = ups))
 }
 
 # The C++ spec of a plan: the design's scales, the public domain with its

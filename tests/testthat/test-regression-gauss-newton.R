@@ -511,3 +511,29 @@ test_that("confidence balls of predict(interval = 'confidence') cover the least-
   expect_error(predict(rel, 0.5, interval = "confidence"), "`interval`", class = "dpmanifold_error")
   expect_error(predict(rel, 0.5, interval = "nope"), "`interval`", class = "dpmanifold_error")
 })
+
+test_that("a refining round narrows the covariate's window only where its noise outweighs the clamping's bias", {
+  # The choice reads released values only (the clip level, the design) and
+  # public bounds: post-processing. With the choice switched off in the
+  # spec, the same seed gives the same release exactly where the rule keeps
+  # the default window.
+  M <- euclidean(12)
+  same <- function(n, noise) {
+    set.seed(71)
+    D <- gn_data(M, n, rep(0, 12), c(0.4, rep(0, 11)), noise)
+    m <- regression_mechanism(M, n, epsilon = 2, center = rep(0, 12), radius = 1, x_range = c(0, 1))
+    expect_true(m$spec$cpp$choose_window)
+    off <- m$spec$cpp
+    off$choose_window <- FALSE
+    rel <- function(spec) {
+      set.seed(72)
+      unlist(dpm$cpp_release_regression(M, t(D$y), D$x - 0.5, spec, FALSE)[c("p", "v")])
+    }
+    identical(rel(m$spec$cpp), rel(off))
+  }
+  # n 150: the round's noise error (about 0.2) outweighs the bias bound at
+  # one design sd (about 0.1): the window narrows and the release moves
+  expect_false(same(150, 0.1))
+  # n 2000: the noise error is 0.016, the bias bound at one sd 0.1: kept
+  expect_true(same(2000, 0.1))
+})

@@ -64,6 +64,7 @@ struct RegressionReleaseSpec {
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
+  bool choose_window = false;              // rounds with a private clip level may narrow it
   bool design = true;                      // false: no design stage (no rounds: the net's draw is the release)
   // Optional localising stage before the rounds: the exponential mechanism
   // over a public net of candidate geodesics (columns: chart coordinates
@@ -157,18 +158,30 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // 1/2 +- u run over it, so a design bunched in part of the range uses the
   // whole weight span: the same sensitivity, a slope signal 1/w larger.
   // Exact (no record moves) whenever the design lies in the window.
-  double lo = -0.5, hi = 0.5;
-  if (s.design && s.window > 0.0) {
-    const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
-    const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
-    lo = std::max(-0.5, m - s.window * s_hi - 2.0 * sd_m);
-    hi = std::min(0.5, m + s.window * s_hi + 2.0 * sd_m);
-  }
-  const double wc = 0.5 * (lo + hi), ww = hi - lo;
-  const Vec tc = t.cwiseMax(lo).cwiseMin(hi);
-  const double mu = (m - wc) / ww;     // the design mean in window units
-  const double Sttc_u = G.Sttc / (ww * ww);
-  const double wp = 0.5 - mu, wm = 0.5 + mu;
+  const bool windowed = s.design && s.window > 0.0;
+  const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
+  const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
+  const auto window_bounds = [&](double w, double& l, double& h) {
+    l = windowed ? std::max(-0.5, m - w * s_hi - 2.0 * sd_m) : -0.5;
+    h = windowed ? std::min(0.5, m + w * s_hi + 2.0 * sd_m) : 0.5;
+  };
+  double lo, hi, wc, ww, mu, Sttc_u, wp, wm, w_now = s.window;
+  Vec tc, wplus, wminus;
+  const auto set_window = [&](double w) {
+    w_now = w;
+    window_bounds(w, lo, hi);
+    wc = 0.5 * (lo + hi);
+    ww = hi - lo;
+    tc = t.cwiseMax(lo).cwiseMin(hi);
+    mu = (m - wc) / ww;  // the design mean in window units
+    Sttc_u = G.Sttc / (ww * ww);
+    wp = 0.5 - mu;
+    wm = 0.5 + mu;
+    const Vec u = ((tc.array() - wc) / ww).matrix();
+    wplus = (0.5 + u.array()).matrix();
+    wminus = (0.5 - u.array()).matrix();
+  };
+  set_window(s.window);
 
   // 2. rounds
   Vec p = s.center, v = Vec::Zero(s.center.size());
@@ -245,8 +258,6 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     if (s.design) Vb *= std::max(1.0, nd / (12.0 * G.Sttc));
     from_stage = true;
   }
-  const Vec u = ((tc.array() - wc) / ww).matrix();
-  const Vec wplus = (0.5 + u.array()).matrix(), wminus = (0.5 - u.array()).matrix();
   Vec nu(d);
   for (const SspRound& r : s.rounds) {
     regression_residuals(M, p, v, tc, Y, back, len.data());
@@ -266,6 +277,40 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     }
     out.clip.push_back(rho);
     poll_interrupt();
+    if (windowed && s.choose_window && r.epsilon_clip > 0.0) {
+      // Once the clip level is released, a narrower window may pay: it
+      // cuts the slope's noise in proportion to its width and biases the
+      // slope by clamping the covariates beyond it. Public proxies
+      // (post-processing of released values): the round's noise error
+      // sqrt(8 d (d + 1)) 2 rho / (n epsilon) times the width against the
+      // present one, and the velocity bound V times the design sd times
+      // the mean overshoot E|Z - clamp(Z, -w, w)| of a normal design. The
+      // smaller root mean square wins among 1, 1.5 and `window` sds (proof
+      // section 3, "Working window"); the residuals are then read at the
+      // new window's covariates.
+      const double noise0 = std::sqrt(8.0 * d * (d + 1.0)) * 2.0 * rho / (nd * r.epsilon);
+      const double sd_t = std::sqrt(G.Sttc / nd);
+      double l0, h0;
+      window_bounds(s.window, l0, h0);
+      double best = 0.0, w_best = s.window;
+      for (const double w : {s.window, 1.5, 1.0}) {
+        if (w > s.window) continue;
+        double l, h;
+        window_bounds(w, l, h);
+        const double tail = 0.5 * std::erfc(w / std::sqrt(2.0));
+        const double over = 2.0 * (std::exp(-0.5 * w * w) / std::sqrt(2.0 * M_PI) - w * tail);
+        const double noise = noise0 * (h - l) / (h0 - l0), bias = s.V0 * sd_t * over;
+        const double cost = noise * noise + bias * bias;
+        if (w == s.window || cost < best) {
+          best = cost;
+          w_best = w;
+        }
+      }
+      if (w_best != w_now) {
+        set_window(w_best);
+        regression_residuals(M, p, v, tc, Y, back, len.data());
+      }
+    }
     // coordinates of the clipped residuals in an orthonormal basis at p
     const Mat B = M.tangent_basis(p);
     const Mat L = detail::lowered_basis(M, p, B);
