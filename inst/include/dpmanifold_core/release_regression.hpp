@@ -157,7 +157,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // range. Every covariate is clamped to it and the moment weights
   // 1/2 +- u run over it, so a design bunched in part of the range uses the
   // whole weight span: the same sensitivity, a slope signal 1/w larger.
-  // Exact (no record moves) whenever the design lies in the window.
+  // Exact (no record moves) whenever the design lies in the window. A
+  // refining round may narrow it once its clip level is released (below).
   const bool windowed = s.design && s.window > 0.0;
   const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
   const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
@@ -282,12 +283,12 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       // cuts the slope's noise in proportion to its width and biases the
       // slope by clamping the covariates beyond it. Public proxies
       // (post-processing of released values): the round's noise error
-      // sqrt(8 d (d + 1)) 2 rho / (n epsilon) times the width against the
-      // present one, and the velocity bound V times the design sd times
-      // the mean overshoot E|Z - clamp(Z, -w, w)| of a normal design. The
-      // smaller root mean square wins among 1, 1.5 and `window` sds (proof
-      // section 3, "Working window"); the residuals are then read at the
-      // new window's covariates.
+      // sqrt(8 d (d + 1)) 2 rho / (n epsilon) times the width against that
+      // of the `window`-sd window, and the velocity bound V times the
+      // design sd times the mean overshoot E|Z - clamp(Z, -w, w)| of a
+      // normal design. The smaller root mean square wins among 1, 1.5 and
+      // `window` sds (proof section 3, "Narrower windows"); the residuals
+      // are then read at the new window's covariates.
       const double noise0 = std::sqrt(8.0 * d * (d + 1.0)) * 2.0 * rho / (nd * r.epsilon);
       const double sd_t = std::sqrt(G.Sttc / nd);
       double l0, h0;
