@@ -73,7 +73,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # error is below the tangent release's.
   tangent_or_net <- function() {
     only <- net_only_plan(M, n, eps, eG, r, tau_e, R0, V0, decide = FALSE)
-    tangent_error <- sqrt(8 * d * (d + 1)) * 2 * r / (n * (1 - ssp_gram_share(d)) * eps)
+    tangent_error <- knorm_round_error(d, n, r, (1 - ssp_gram_share(d)) * eps)
     if (!is.null(only) && only$spec$error < tangent_error) return(only)
     tangent_plan(M, n, eps, r)
   }
@@ -89,7 +89,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # clipped far below that error cannot correct it), and when the first
   # round's error exceeds 2 tau_e a second refining round follows (the first
   # cannot bring the line within tau_e). Public rules.
-  round_error <- function(rho, e) sqrt(8 * d * (d + 1)) * 2 * rho / (n * e)
+  round_error <- function(rho, e) knorm_round_error(d, n, rho, e)
   e1 <- g$localise * (eps - eG)
   loc <- localisation(M, n, e1, r, tau_e, R0, V0)
   if (!is.null(loc$spec$net)) {
@@ -147,11 +147,18 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     prev <- round_error(up, eT)
   }
   # (a refining round with a private clip level may narrow the covariate's
-  # window where its noise outweighs the clamping's bias: proof section 3,
-  # "Working window")
-  list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(choose_window = clip)),
+  # window where its noise, knorm_round_error() at its drawn level, outweighs
+  # the clamping's bias: proof section 3, "Narrower windows"; the C++ core
+  # gets the error per unit of rho / epsilon)
+  window_noise <- if (clip) knorm_round_error(d, n, 1, 1) else 0
+  list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise)),
                                     tau_e = tau_e, clip_upper = ups))
 }
+
+# Public root-mean-square error of a K-norm round of the endpoint moments
+# at clip level rho and share e: the shift of the line over an even
+# design, sqrt(8 d (d + 1)) 2 rho / (n e) (proof section 7).
+knorm_round_error <- function(d, n, rho, e) sqrt(8 * d * (d + 1)) * 2 * rho / (n * e)
 
 # The C++ spec of a plan: the design's scales, the public domain with its
 # prior variances, the rounds and the localising net's fields (if any).
@@ -205,7 +212,7 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0, decide = TRUE) {
 localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   d <- M$dim
   g <- .gauss_newton
-  knorm <- list(error = sqrt(8 * d * (d + 1)) * 2 * r / (n * e1),
+  knorm <- list(error = knorm_round_error(d, n, r, e1),
                 stage = dp_stage("localise", "knorm", epsilon = e1, sensitivity = 2 * r, sigma = 2 * r / e1,
                                  proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"),
                 rounds = list(ssp_round(e1, r)), spec = list())

@@ -28,7 +28,7 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
     keep <- confint_parm(parm, rn, call)
     return(out[keep, , drop = FALSE])
   }
-  parts <- if (missing(parm)) c("p", "v") else rn_parts(parm, call)
+  parts <- if (missing(parm)) c("p", "v") else geodesic_parm(parm, call)
   q <- sqrt(stats::qchisq(level, M$dim))
   regions <- list(p = list(center = est$p, radius = release_line_sd(u, 0) * q),
                   v = list(center = est$v, radius = sd_slope * q))
@@ -45,7 +45,7 @@ confint_parm <- function(parm, rn, call) {
 }
 
 # `parm` of a geodesic: "p", "v" or both.
-rn_parts <- function(parm, call) {
+geodesic_parm <- function(parm, call) {
   if (!(is.character(parm) && length(parm) > 0L && all(parm %in% c("p", "v")) && !anyDuplicated(parm))) {
     abort_arg("parm", "must be \"p\" (the footpoint), \"v\" (the velocity) or both", call)
   }

@@ -106,7 +106,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
   s.step_var = Rcpp::as<double>(spec["step_var"]);
   if (spec.containsElementNamed("design_weight")) s.design_weight = Rcpp::as<double>(spec["design_weight"]);
   if (spec.containsElementNamed("window")) s.window = Rcpp::as<double>(spec["window"]);
-  if (spec.containsElementNamed("choose_window")) s.choose_window = Rcpp::as<bool>(spec["choose_window"]);
+  if (spec.containsElementNamed("window_noise")) s.window_noise = Rcpp::as<double>(spec["window_noise"]);
   if (spec.containsElementNamed("design")) s.design = Rcpp::as<bool>(spec["design"]);
   if (spec.containsElementNamed("net")) {
     s.net = Rcpp::as<Eigen::MatrixXd>(spec["net"]);

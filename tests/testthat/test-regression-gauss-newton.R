@@ -522,9 +522,9 @@ test_that("a refining round narrows the covariate's window only where its noise 
     set.seed(71)
     D <- gn_data(M, n, rep(0, 12), c(0.4, rep(0, 11)), noise)
     m <- regression_mechanism(M, n, epsilon = 2, center = rep(0, 12), radius = 1, x_range = c(0, 1))
-    expect_true(m$spec$cpp$choose_window)
+    expect_equal(m$spec$cpp$window_noise, sqrt(8 * 12 * 13) * 2 / n)
     off <- m$spec$cpp
-    off$choose_window <- FALSE
+    off$window_noise <- 0
     rel <- function(spec) {
       set.seed(72)
       unlist(dpm$cpp_release_regression(M, t(D$y), D$x - 0.5, spec, FALSE)[c("p", "v")])

@@ -64,7 +64,9 @@ struct RegressionReleaseSpec {
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
-  bool choose_window = false;              // rounds with a private clip level may narrow it
+  double window_noise = 0.0;               // > 0: a round's public error per unit of rho / epsilon
+                                           // (the plan's); rounds with a private clip level may then
+                                           // narrow the window
   bool design = true;                      // false: no design stage (no rounds: the net's draw is the release)
   // Optional localising stage before the rounds: the exponential mechanism
   // over a public net of candidate geodesics (columns: chart coordinates
@@ -278,18 +280,18 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     }
     out.clip.push_back(rho);
     poll_interrupt();
-    if (windowed && s.choose_window && r.epsilon_clip > 0.0) {
+    if (windowed && s.window_noise > 0.0 && r.epsilon_clip > 0.0) {
       // Once the clip level is released, a narrower window may pay: it
       // cuts the slope's noise in proportion to its width and biases the
       // slope by clamping the covariates beyond it. Public proxies
       // (post-processing of released values): the round's noise error
-      // sqrt(8 d (d + 1)) 2 rho / (n epsilon) times the width against that
-      // of the `window`-sd window, and the velocity bound V times the
-      // design sd times the mean overshoot E|Z - clamp(Z, -w, w)| of a
-      // normal design. The smaller root mean square wins among 1, 1.5 and
-      // `window` sds (proof section 3, "Narrower windows"); the residuals
-      // are then read at the new window's covariates.
-      const double noise0 = std::sqrt(8.0 * d * (d + 1.0)) * 2.0 * rho / (nd * r.epsilon);
+      // (the plan's window_noise times rho / epsilon) times the width
+      // against that of the `window`-sd window, and the velocity bound V
+      // times the design sd times the mean overshoot E|Z - clamp(Z, -w, w)|
+      // of a normal design. The smaller root mean square wins among 1, 1.5
+      // and `window` sds (proof section 3, "Narrower windows"); the
+      // residuals are then read at the new window's covariates.
+      const double noise0 = s.window_noise * rho / r.epsilon;
       const double sd_t = std::sqrt(G.Sttc / nd);
       double l0, h0;
       window_bounds(s.window, l0, h0);
