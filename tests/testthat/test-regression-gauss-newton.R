@@ -28,17 +28,19 @@ gn_cases <- function() {
 
 test_that("the mechanism states its stages before any data, and the release prints them", {
   # S^3 at n epsilon = 1000: the K-norm localising round (its public error
-  # is below the net's, whose spacing at the work bound counts)
+  # is below the net's, whose spacing at the work bound counts), its clip
+  # level chosen privately first (n e1 = 289 >= 90)
   S3 <- sphere(3)
   ctr <- c(0, 0, 0, 1)
   v0 <- c(0.5, 0.2, 0, 0)
   m <- regression_mechanism(S3, n = 1000, epsilon = 1, tau = 0.15, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_s3_class(m, c("dp_mechanism_regression", "dp_mechanism"))
-  expect_named(m$stages, c("design", "localise", "clip", "refine"))
+  expect_named(m$stages, c("design", "localise_clip", "localise", "clip", "refine"))
   expect_equal(sum(m$privacy$split), 1)
+  expect_equal(m$stages$localise_clip$privacy$epsilon, 0.15 * 0.4 * 0.85)
   expect_equal(m$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
   expect_true(all(vapply(m$stages, function(s) s$sampler$kind, "") == "exact"))
-  expect_output(print(m), "stage 4, refine: K-norm mechanism")
+  expect_output(print(m), "stage 5, refine: K-norm mechanism")
   # K-norm stages: scale = sensitivity / epsilon
   for (nm in c("localise", "refine")) {
     s <- m$stages[[nm]]
@@ -63,28 +65,45 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_named(m3$stages, c("design", "moments"))
   # a first round whose public error exceeds 2 tau: a second refining round
   m5 <- regression_mechanism(S3, n = 20000, epsilon = 5, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
-  expect_named(m5$stages, c("design", "localise", "clip", "refine", "clip2", "refine2"))
+  expect_named(m5$stages, c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2"))
   expect_equal(sum(m5$privacy$split), 5)
   set.seed(4)
   D5 <- gn_data(S3, 20000, ctr, v0, 1e-5)
   r5 <- release(m5, D5$x, D5$y)
-  expect_length(r5$bounds$clip, 2L)
-  expect_equal(r5$stages[[6]]$sensitivity, 2 * r5$bounds$clip[2])
+  expect_length(r5$bounds$clip, 3L)
+  expect_equal(r5$stages[[7]]$sensitivity, 2 * r5$bounds$clip[3])
   # tau is optional: the residual bound of the public domain is the upper limit
   m4 <- regression_mechanism(S3, n = 1000, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_equal(m4$stages$refine$sensitivity, 2 * (0.45 + 0.45 + 0.45))
   expect_true(m4$privacy$private)
-  # a release prints the clip level it drew (sensitivity 2 rho) and lists
-  # it among its private draws
+  # a release prints the clip levels it drew (sensitivity 2 rho) and lists
+  # them among its private draws
   set.seed(1)
   D <- gn_data(S3, 1000, ctr, v0, 0.03)
   rel <- release(m, D$x, D$y)
   expect_equal(rel$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
-  expect_lt(min(abs(rel$bounds$clip - up2 * 2^(-(8:0) / 2))), 1e-12)
-  expect_equal(rel$stages[[4]]$sensitivity, 2 * rel$bounds$clip)
+  expect_length(rel$bounds$clip, 2L)
+  expect_lt(min(abs(rel$bounds$clip[1] - 0.45 * 2^(-(8:0) / 2))), 1e-12)
+  expect_lt(min(abs(rel$bounds$clip[2] - up2 * 2^(-(8:0) / 2))), 1e-12)
+  expect_equal(rel$stages[[3]]$sensitivity, 2 * rel$bounds$clip[1])
+  expect_equal(rel$stages[[5]]$sensitivity, 2 * rel$bounds$clip[2])
+  expect_equal(rel$stages[[5]]$sigma, 2 * rel$bounds$clip[2] / rel$stages[[5]]$privacy$epsilon)
   expect_equal(rel$private_draws$bounds$clip, rel$bounds$clip)
-  expect_output(print(rel), "stage 3, clip: exponential mechanism over a finite grid")
+  expect_output(print(rel), "stage 2, localise_clip: exponential mechanism over a finite grid")
+  expect_output(print(rel), "stage 4, clip: exponential mechanism over a finite grid")
   expect_error(release(m, D$x[-1], D$y[-1, ]), "`y`", class = "dpmanifold_error")
+
+  # after a net's draw too, the release prints the refining round's drawn
+  # level
+  S2 <- sphere(2)
+  mn <- regression_mechanism(S2, n = 100, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.45,
+                             x_range = c(0, 1))
+  expect_named(mn$stages, c("design", "localise", "clip", "refine"))
+  Dn <- gn_data(S2, 100, c(0, 0, 1), c(0.5, 0.2, 0), 0.05)
+  rn <- release(mn, Dn$x, Dn$y)
+  expect_length(rn$bounds$clip, 1L)
+  expect_equal(rn$stages[[4]]$sensitivity, 2 * rn$bounds$clip)
+  expect_lt(rn$bounds$clip, mn$stages$refine$sensitivity / 2)
 
   # S^2: the exponential mechanism over a public net localises (sensitivity
   # 1); the refining round's upper clip is tau plus its public error
@@ -309,14 +328,32 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   # (the plan of n = 20000, where the K-norm round localises: made
   # noise-free below, so that round 2 starts at the least-squares line)
   m <- regression_mechanism(M, 20000, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
-  expect_named(m$stages, c("design", "localise", "clip", "refine"))
+  expect_named(m$stages, c("design", "localise_clip", "localise", "clip", "refine"))
   spec <- m$spec$cpp
-  # make every stage but the clip stage noise-free, so that the round-2
-  # starting line is the least-squares line of the clipped data
+  ya <- matrix(pmin(pmax(y, -0.5), 4.5), 1)
+  # the localising round's level: the 0.6-quantile of the distances to the
+  # centre, |y - 2|, drawn at the start
+  r1 <- spec$rounds[[1]]
+  d1 <- replicate(3000, dpm$cpp_release_regression(M, ya, x - 0.5, spec, FALSE)$clip[1])
+  c1 <- vapply(r1$grid, function(g) sum(abs(ya - 2) <= g), numeric(1))
+  w1 <- exp(r1$epsilon_clip * -abs(c1 - r1$quantile * n) / 2 + r1$grid_log_weight)
+  o1 <- tabulate(match(d1, r1$grid), length(r1$grid))
+  k1 <- w1 / sum(w1) * 3000 >= 5
+  e1 <- 3000 * (w1 / sum(w1))[k1]
+  expect_gt(stats::pchisq(sum((o1[k1] - e1)^2 / e1), sum(k1) - 1, lower.tail = FALSE), 0.001)
+  expect_equal(sum(o1[!k1]), 0, tolerance = 10)
+  w1b <- exp(r1$epsilon_clip * -abs(c1 - (r1$quantile - 0.3) * n) / 2 + r1$grid_log_weight)
+  k1b <- w1b / sum(w1b) * 3000 >= 5
+  e1b <- 3000 * (w1b / sum(w1b))[k1b]
+  expect_lt(stats::pchisq(sum((o1[k1b] - e1b)^2 / e1b), sum(k1b) - 1, lower.tail = FALSE), 1e-6)
+  # make every stage but the refining round's clip stage noise-free, so
+  # that the round-2 starting line is the least-squares line of the
+  # clipped data
   spec$scale_st <- spec$scale_stt <- spec$floor_stt <- 1e-12
   spec$rounds[[1]]$epsilon <- 1e12
+  spec$rounds[[1]]$epsilon_clip <- 0
+  spec$rounds[[1]]$gain <- 1
   spec$prior_a <- spec$prior_b <- Inf
-  ya <- matrix(pmin(pmax(y, -0.5), 4.5), 1)
   draws <- replicate(3000, dpm$cpp_release_regression(M, ya, x - 0.5, spec, FALSE)$clip[2])
   # the target: residual norms at the LS line, counts below each level
   res <- abs(stats::lm.fit(cbind(1, x - 0.5), as.numeric(ya))$residuals)
