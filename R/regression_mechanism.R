@@ -121,6 +121,9 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
     if (!is.null(s$cpp$net) && !(nrow(s$cpp$net) %in% c(2L, 2L * M$dim))) {
       abort_arg("mechanism", "was altered: its net does not match the manifold", call)
     }
+    if (any(vapply(s$cpp$rounds, function(r) is.unsorted(r$grid, strictly = TRUE), NA))) {
+      abort_arg("mechanism", "was altered: a clip level grid does not increase", call)
+    }
     if (isFALSE(s$cpp$design) && length(s$cpp$rounds)) {
       abort_arg("mechanism", "was altered: it has rounds but no design stage", call)
     }

@@ -228,7 +228,8 @@ test_that("extended: empirical distinguishing audit of every path of the default
     list(M = euclidean(3), n = 100, eps = 2, center = c(0, 0, 0), radius = 2, tau = 0.15,
          stages = c("design", "localise", "clip", "refine"), what = "net per coordinate, then a round"),
     list(M = sphere(3), n = 1000, eps = 1, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
-         stages = c("design", "localise", "clip", "refine"), what = "K-norm round, then a round"))
+         stages = c("design", "localise_clip", "localise", "clip", "refine"),
+         what = "K-norm round (its clip level drawn), then a round"))
   lines <- "empirical audit of the regression paths (lower 99.9% bound of the privacy loss / epsilon):"
   for (cs in cases) {
     M <- cs$M

@@ -268,6 +268,8 @@ test_that("neighbours agree on every path of the plan: K-norm localising round, 
     rel <- expect_neighbours_agree(f, D, D2, paste("S^", M$dim, nm))[[1]]
     loc <- Filter(function(st) st$name == "localise", rel$stages)[[1]]
     expect_identical(loc$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
+    # (the K-norm localising round draws its clip level first)
+    expect_identical("localise_clip" %in% vapply(rel$stages, function(st) st$name, ""), nm == "knorm")
   }
 })
 
@@ -317,6 +319,15 @@ test_that("the stated sensitivities hold for adversarial pairs and are attained"
   D <- gn_data(M, 100, c(0, 0, 1), c(0.5, 0.2, 0), 0.3)
   Z <- dpm$cpp_linearised_residuals(M, D$x - 0.5, t(D$y), c(0, 0, 1), c(0.3, 0, 0), rho)
   expect_lte(max(sqrt(colSums(Z^2))), rho + 1e-12)
+})
+
+test_that("a mechanism whose clip grid was altered is refused naming `mechanism`", {
+  M <- euclidean(1)
+  m <- regression_mechanism(M, 200, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
+  k <- length(m$spec$cpp$rounds)
+  expect_gt(length(m$spec$cpp$rounds[[k]]$grid), 1L)
+  m$spec$cpp$rounds[[k]]$grid <- rev(m$spec$cpp$rounds[[k]]$grid)
+  expect_error(release(m, runif(200), rnorm(200, 2)), "`mechanism`", class = "dpmanifold_error")
 })
 
 test_that("the clip level is drawn from its exponential-mechanism law (chi-square, with a power check)", {

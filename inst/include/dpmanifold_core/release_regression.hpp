@@ -267,12 +267,18 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     double rho = r.clip_upper;
     if (r.epsilon_clip > 0.0 && !r.grid.empty()) {
       // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1,
-      // over a public base measure of the levels
-      std::vector<double> sorted(len);
-      std::sort(sorted.begin(), sorted.end());
-      std::vector<double> score(r.grid.size());
-      for (std::size_t j = 0; j < r.grid.size(); ++j) {
-        const double cnt = static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), r.grid[j]) - sorted.begin());
+      // over a public base measure of the levels. The counts come from a
+      // histogram over the (increasing) grid: bin j holds the lengths in
+      // (g_{j-1}, g_j], one binary search over the levels per record.
+      const std::size_t G = r.grid.size();
+      std::vector<double> below(G + 1, 0.0);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        below[static_cast<std::size_t>(std::lower_bound(r.grid.begin(), r.grid.end(), len[i]) - r.grid.begin())] += 1.0;
+      }
+      std::vector<double> score(G);
+      double cnt = 0.0;
+      for (std::size_t j = 0; j < G; ++j) {
+        cnt += below[j];
         score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
         if (j < r.grid_log_weight.size()) score[j] += r.grid_log_weight[j];
       }
