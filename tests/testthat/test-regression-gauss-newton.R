@@ -167,9 +167,9 @@ test_that("the mechanism states its stages before any data, and the release prin
   # S^5 at n epsilon = 200: the net per coordinate clips at d^-0.3 of the
   # norm's clips, with a spacing that follows (the narrow net is clear of
   # the plateau's margin); the plan's choice and the band variances keep
-  # the wider net's values. SPD(3) on a wide domain: the narrow net would
-  # near the margin: the wider one stays (spacing 0.05, coarsened twofold)
-  # and its clip narrows to 0.8 of the spacing.
+  # the wider net's values. SPD(3) on a wide domain (radius 2): the narrow
+  # net would near the margin: the wider one stays (spacing 0.05, coarsened
+  # twofold) and its clip narrows to 0.8 of the spacing.
   S5 <- sphere(5)
   m5 <- regression_mechanism(S5, n = 200, epsilon = 1, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
                              x_range = c(0, 1))
@@ -185,12 +185,21 @@ test_that("the mechanism states its stages before any data, and the release prin
   e5 <- m5$stages$localise$privacy$epsilon
   expect_equal(m5$spec$cpp$net_var_a, 3 * (5 * 0.15^2 / (200 * e5) + 0.05^2 / 12))
   expect_equal(m5$spec$cpp$net_var_b, 3 * (12 * 5 * 0.15^2 / (200 * e5) + 0.1^2 / 12))
-  expect_lt(log(ncol(m5$spec$cpp$net)), 200 * m5$stages$localise$privacy$epsilon / (2 * 5) - 8)
-  m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
+  expect_lt(log(ncol(m5$spec$cpp$net)), 200 * m5$stages$localise$privacy$epsilon / (2 * 5) - 7)
+  m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 2,
                              x_range = c(0, 1))
   expect_identical(m3$stages$localise$mechanism, "exponential_net")
   expect_equal(range(diff(sort(unique(m3$spec$cpp$net[1, ])))), c(0.05, 0.05))
   expect_equal(m3$spec$cpp$net_clip, 0.8 * 0.05)
+  # (the bench's SPD(3) domain, radius 1.3: the narrow net fits the margin,
+  # log N = 8.98 <= 200 / 12 - 7, and is used)
+  k3 <- 6^-0.3
+  m3b <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
+                              x_range = c(0, 1))
+  expect_equal(range(diff(sort(unique(m3b$spec$cpp$net[1, ])))), rep(k3 * 0.05, 2))
+  expect_equal(m3b$spec$cpp$net_clip, k3 * 0.05)
+  expect_lte(log(ncol(m3b$spec$cpp$net)), 200 / 12 - 7)
+  expect_gt(log(ncol(m3b$spec$cpp$net)), 200 / 12 - 8)
   # SPD(2) at n epsilon = 50 without a clip stage, where the localising
   # error exceeds tau: the plan would run the tangent release, and the net
   # alone replaces it (its public error at the whole budget is the smaller)
