@@ -217,7 +217,8 @@ test_that("extended: empirical distinguishing audit of every path of the default
   # each case runs one path of gauss_newton_plan() (asserted below); the
   # statistic is the release's point at x = 0, which moves with the
   # footpoint and the velocity. About 4 minutes; measured lower bounds of
-  # the loss / epsilon: -0.016, -0.013, 0.002, 0.006, -0.019.
+  # the loss / epsilon: -0.016, -0.013, 0.002, 0.009, -0.009 (the last
+  # with the localising round's clip stage).
   cases <- list(
     list(M = sphere(2), n = 30, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
          stages = "localise", what = "net alone, one block"),
