@@ -17,9 +17,11 @@
 #' (jointly on manifolds of dimension 1 or 2, one tangent coordinate at a
 #' time above), or, where that net would be coarser, the least-squares
 #' line of the tangent coordinates of the responses at `center` from their
-#' moments with K-norm noise (clipped, from \eqn{n\epsilon_1 \ge 90}, at a
-#' privately chosen quantile of the responses' distances to `center`); (3) from \eqn{n\epsilon \ge 90}, a clip level
-#' chosen privately, the 0.6-quantile of the residual norms at the
+#' moments with K-norm noise (clipped, once n times its share of epsilon
+#' reaches 90, at a privately chosen quantile of the responses' distances
+#' to `center`); (3)
+#' from \eqn{n\epsilon \ge 90}, a clip level chosen privately, the
+#' 0.6-quantile of the residual norms at the
 #' localised geodesic by the exponential mechanism over a grid below `tau`;
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances (stages 3-4

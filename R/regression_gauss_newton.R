@@ -286,8 +286,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
 # sqrt(8 d (d + 1)) 2 r / (n e1)). From n e1 >= clip_min_neps its clip level
 # is chosen privately first, as a refining round's is (proof section 4):
 # responses bunched well inside the public ball then pay noise for their
-# own spread, not for r (shapes::rats, epsilon 5: median energy ratio 1.32
-# against 1.48; apes at epsilon 5 1.15 against 1.18). The public error
+# own spread, not for r (shapes::rats, epsilon 5: median energy ratio 1.21
+# against 1.43 in the bench; apes at epsilon 5 1.13 against 1.18). The public error
 # keeps r, the level's upper limit: the plan's choices read it.
 knorm_localisation <- function(d, n, e1, r) {
   g <- .gauss_newton
