@@ -348,7 +348,11 @@ gauss_newton_drawn <- function(mech, clip) {
   st <- mech$stages
   rounds <- mech$spec$cpp$rounds
   knorm <- names(st)[vapply(st, function(s) identical(s$mechanism, "knorm"), NA)]
-  if (!length(rounds) || length(knorm) != length(rounds) || length(clip) != length(rounds)) return(list())
+  # (one level per round and one K-norm stage per round, always: a
+  # mismatch is a bug, which once hid the drawn levels after a net)
+  if (length(knorm) != length(rounds) || length(clip) != length(rounds)) {
+    stop("internal error: the release's rounds do not match its K-norm stages", call. = FALSE)
+  }
   drawn <- which(vapply(rounds, function(r) r$epsilon_clip > 0, NA))
   if (!length(drawn)) return(list())
   out <- list()

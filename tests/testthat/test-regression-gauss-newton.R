@@ -361,7 +361,9 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   k1 <- w1 / sum(w1) * 3000 >= 5
   e1 <- 3000 * (w1 / sum(w1))[k1]
   expect_gt(stats::pchisq(sum((o1[k1] - e1)^2 / e1), sum(k1) - 1, lower.tail = FALSE), 0.001)
-  expect_equal(sum(o1[!k1]), 0, tolerance = 10)
+  # (the levels too rare to test one by one: no more draws there than a
+  # Poisson count of their pooled expectation allows at 1e-4)
+  expect_lte(sum(o1[!k1]), stats::qpois(1 - 1e-4, 3000 * sum((w1 / sum(w1))[!k1])))
   w1b <- exp(r1$epsilon_clip * -abs(c1 - (r1$quantile - 0.3) * n) / 2 + r1$grid_log_weight)
   k1b <- w1b / sum(w1b) * 3000 >= 5
   e1b <- 3000 * (w1b / sum(w1b))[k1b]

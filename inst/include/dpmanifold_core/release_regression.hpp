@@ -160,7 +160,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // 1/2 +- u run over it, so a design bunched in part of the range uses the
   // whole weight span: the same sensitivity, a slope signal 1/w larger.
   // Exact (no record moves) whenever the design lies in the window. A
-  // refining round may narrow it once its clip level is released (below).
+  // round whose clip level is drawn (the localising K-norm round or a
+  // refining round) may narrow it once that level is released (below).
   const bool windowed = s.design && s.window > 0.0;
   const double sd_m = std::sqrt(2.0) * s.scale_st / nd;
   const double s_hi = std::sqrt((G.Sttc + 2.0 * std::sqrt(var_c)) / nd);
@@ -270,14 +271,14 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       // over a public base measure of the levels. The counts come from a
       // histogram over the (increasing) grid: bin j holds the lengths in
       // (g_{j-1}, g_j], one binary search over the levels per record.
-      const std::size_t G = r.grid.size();
-      std::vector<double> below(G + 1, 0.0);
+      const std::size_t levels = r.grid.size();
+      std::vector<double> below(levels + 1, 0.0);
       for (Eigen::Index i = 0; i < n; ++i) {
         below[static_cast<std::size_t>(std::lower_bound(r.grid.begin(), r.grid.end(), len[i]) - r.grid.begin())] += 1.0;
       }
-      std::vector<double> score(G);
+      std::vector<double> score(levels);
       double cnt = 0.0;
-      for (std::size_t j = 0; j < G; ++j) {
+      for (std::size_t j = 0; j < levels; ++j) {
         cnt += below[j];
         score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
         if (j < r.grid_log_weight.size()) score[j] += r.grid_log_weight[j];
