@@ -138,7 +138,7 @@ print.geodesic_regression <- function(x, ...) {
   cat(sprintf("  covariate range [%g, %g]; energy %.6g; R^2 %.4f; %s after %d iterations\n",
               x$x_range[1], x$x_range[2], x$energy, x$r_squared,
               if (x$converged) "converged" else "NOT converged", x$iterations))
-  cat("  footpoint p (at x =", x$coef$x0, ", the middle of the x range):\n")
+  cat(sprintf("  footpoint p (at x = %g, the middle of the x range):\n", x$coef$x0))
   print(signif(x$coef$p, 5))
   cat("  velocity v (per unit of x):\n")
   print(signif(x$coef$v, 5))

@@ -48,78 +48,9 @@ reps <- if (quick) 4L else 20L
 set.seed(20261125)
 t_start <- proc.time()[["elapsed"]]
 
-energy <- function(M, x01, Y, p, v) {
-  dpmanifold:::cpp_regression_energy(M, x01 - 0.5, dpmanifold:::to_ambient(M, Y, "y"),
-                                     as.numeric(dpmanifold:::to_ambient(M, p, "p")),
-                                     as.numeric(dpmanifold:::to_ambient(M, v, "v")))
-}
-nonprivate_energy <- function(M, x01, Y) geodesic_regression(M, x01, Y, x_range = c(0, 1))$energy
-# The rule that picked the default before this round (removed from the package).
-previous_default <- function(M, n, eps, tau, r) {
-  tau_e <- min(tau, 2 * r + r)
-  d <- M$dim
-  noise_ok <- (28 / 3) * (d + 1) / (0.65^2 * n * eps) <= 0.5
-  w <- tau_e / sqrt(n * 0.2 * eps)
-  L <- d * (log(max(r / w, 1)) + log(max(2 * r / (sqrt(12) * w), 1)))
-  if (noise_ok && n * 0.2 * eps / 2 >= L + 5) "linearised" else "energy"
-}
-# Energy ratios of the given methods on one data set D (x in [0, 1]).
-# Every method's release starts from the same seed (common random numbers:
-# a paired comparison, and methods that run the same mechanism give the
-# same release); the data stream continues as if no release had run.
-# Also returned, as "law(tau)": the energy law's expected ratio at the
-# user's tau, 1 + 2 d tau_e^2 / (n epsilon mean |z_i|^2) (z_i the
-# non-private fit's residuals; the Laplace approximation of
-# inst/proofs/regression-gauss-newton.md section 8): what the exponential
-# mechanism on the clipped energy, sampled exactly, would reach. It reads
-# the data (a reference for the bench, not a release) and draws nothing.
-ratios <- function(M, D, eps, tau, methods) {
-  fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
-  E0 <- fit$energy
-  tau_e <- min(tau, 3 * D$radius)
-  law <- 1 + 2 * M$dim * tau_e^2 / (length(D$x) * eps * mean(fit$residuals$norms^2))
-  prev <- previous_default(M, length(D$x), eps, tau, D$radius)
-  seed <- sample.int(.Machine$integer.max, 1L)
-  state <- .Random.seed
-  on.exit(assign(".Random.seed", state, envir = globalenv()))
-  vapply(methods, function(m) {
-    mm <- if (m == "previous") prev else if (m == "default") "gauss_newton" else m
-    set.seed(seed)
-    rel <- dp_geodesic_regression(M, D$x, D$y, epsilon = eps, tau = tau, center = D$center, radius = D$radius,
-                                  x_range = c(0, 1), method = mm)
-    energy(M, D$x, D$y, rel$estimate$p, rel$estimate$v) / E0
-  }, numeric(1)) -> r
-  c(r, "law(tau)" = law)
-}
-# One row: median and share above 3 of each method over `reps` data sets.
-cell <- function(M, sim, eps, tau, methods, label, k = reps) {
-  res <- replicate(k, ratios(M, sim(), eps, tau, methods))
-  res <- matrix(res, nrow = length(methods) + 1L, dimnames = list(c(methods, "law(tau)"), NULL))
-  out <- data.frame(setting = label, stringsAsFactors = FALSE, check.names = FALSE)
-  for (m in methods) {
-    out[[m]] <- round(stats::median(res[m, ]), 3)
-    out[[paste0(m, ">3")]] <- round(mean(res[m, ] > 3), 2)
-  }
-  out[["law(tau)"]] <- round(stats::median(res["law(tau)", ]), 3)
-  out
-}
-show <- function(title, rows) {
-  cat("\n==", title, "==\n")
-  print(do.call(rbind, rows), row.names = FALSE)
-}
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 
 # ---- 1. S^2, the seed setting ---------------------------------------------------
-S2 <- sphere(2)
-sim_sphere <- function(n, len = 0.6, delta = 0.001, xmax = 1, radius = len / 2 + 0.1, M = S2) {
-  D <- M$ambient_dim
-  q0 <- mfd_random_point(M, 1)
-  z <- mfd_random_tangent(M, q0, 1)
-  z <- len * z / sqrt(sum(z^2))
-  x <- runif(n, 0, xmax)
-  G <- mfd_exp(M, q0, outer(x - 0.5, z))
-  Y <- G + matrix(rnorm(D * n, sd = sqrt(delta)), n)
-  list(x = x, y = Y / sqrt(rowSums(Y^2)), center = as.numeric(q0), radius = radius)
-}
 all_methods <- c("default", "tangent", "energy", "linearised", "previous")
 s2_settings <- if (quick) list(c(200, 1)) else
   list(c(50, 1), c(100, 1), c(100, 2), c(200, 0.5), c(200, 1), c(500, 1), c(1000, 0.5), c(1000, 1))
@@ -145,22 +76,6 @@ for (ne in rob_ne) for (r in rob) {
 show("2. S^2 robustness (targets: n eps >= 100 median <= 1.5 and < 10% above 3; n eps >= 200: <= 1.15)", rows)
 
 # ---- 3. Small samples (appendix F) and SPD(2) ---------------------------------------
-P2 <- spd(2)
-sim_spd <- function(n, noise = 0.01, M = P2) {
-  k <- M$ambient_dim
-  m <- round(sqrt(k))
-  repeat {
-    p <- stats::rWishart(1, m, diag(m))[, , 1] / 2
-    qq <- stats::rWishart(1, m, diag(m))[, , 1] / 2
-    v <- mfd_log(M, p, qq)
-    L <- mfd_norm(M, p, v)
-    if (L < 3) break
-  }
-  x <- runif(n)
-  clean <- mfd_exp(M, p, array(outer(as.vector(v), x), c(m, m, n)))
-  y <- mfd_exp(M, clean, noise * mfd_random_tangent(M, clean, n))
-  list(x = x, y = y, center = mfd_exp(M, p, v / 2), radius = L / 2 + 0.2)
-}
 small <- if (quick) list(c(50, 1)) else
   list(c(20, 0.2), c(20, 1), c(20, 2), c(50, 0.2), c(50, 1), c(50, 2), c(100, 0.2), c(100, 1), c(100, 2))
 rows <- list()
@@ -175,18 +90,6 @@ show("3b. SPD(2) appendix F at n 500, eps 1", list(cell(P2, function() sim_spd(5
                                                        c("default", "tangent", "energy", "linearised"), "SPD(2) n 500, eps 1")))
 
 # ---- 4. Other manifolds --------------------------------------------------------------
-S5 <- sphere(5)
-P3 <- spd(3)
-P3le <- spd(3, metric = "log_euclidean")
-H2 <- hyperbolic(2)
-sim_h2 <- function(n) {
-  p <- mfd_exp(H2, c(1, 0, 0), mfd_random_tangent(H2, c(1, 0, 0), 1) * 0.3)
-  v <- mfd_random_tangent(H2, p, 1)
-  v <- 0.8 * v / mfd_norm(H2, p, v)
-  x <- runif(n)
-  clean <- mfd_exp(H2, p, outer(x - 0.5, as.numeric(v)))
-  list(x = x, y = mfd_exp(H2, clean, 0.05 * mfd_random_tangent(H2, clean, n)), center = as.numeric(p), radius = 0.6)
-}
 rows <- list()
 # (the energy chain at n = 1000 on SPD(3) takes about 20 s a release: it
 # runs at n = 200 only; the columns are kept apart per n)
