@@ -165,11 +165,12 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_error(dpm$cpp_release_regression(spd(2), dpm$to_ambient(spd(2), Dc$y, "y"), Dc$x - 0.5, bad$spec$cpp, FALSE),
                "net of the wrong size", class = "dpmanifold_error")
   # S^5 at n epsilon = 200: the net per coordinate clips at d^-0.3 of the
-  # norm's clips, with a spacing that follows (the narrow net is clear of
-  # the plateau's margin); the plan's choice and the band variances keep
-  # the wider net's values. SPD(3) on a wide domain (radius 2): the narrow
-  # net would near the margin: the wider one stays (spacing 0.05, coarsened
-  # twofold) and its clip narrows to 0.8 of the spacing.
+  # norm's clips; its lattice has h_b = sqrt(12) h_a and is as fine as its
+  # size allows, but not finer in a than twice the law's core sd there
+  # (which binds on S^5); the plan's choice and the band variances keep the
+  # wider net's values.
+  lattice <- function(m) list(h = vapply(1:2, function(i) diff(sort(unique(m$spec$cpp$net[i, ])))[1], 1),
+                              N = ncol(m$spec$cpp$net))
   S5 <- sphere(5)
   m5 <- regression_mechanism(S5, n = 200, epsilon = 1, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
                              x_range = c(0, 1))
@@ -177,29 +178,42 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_identical(m5$stages$localise$mechanism, "exponential_net")
   expect_equal(m5$spec$cpp$net_clip, k5 * 0.1)
   expect_equal(m5$spec$cpp$net_clip_wide, k5 * 0.15)
-  expect_equal(range(diff(sort(unique(m5$spec$cpp$net[1, ])))), rep(k5 * 0.1, 2))
+  e5 <- m5$stages$localise$privacy$epsilon
+  l5 <- lattice(m5)
+  expect_equal(l5$h, c(1, sqrt(12)) * 2 * k5 * 0.1 * sqrt(5 / (200 * e5)))
+  expect_lt(l5$N, 3.3e4)
   expect_match(m5$stages$localise$detail, sprintf("clipped at %.3g and %.3g", k5 * 0.1, k5 * 0.15), fixed = TRUE)
   # (the draw is the release; its band variances are the wider net's:
   # wide clip 0.15, spacings 0.05 and 0.1, times the public factor 3)
   expect_length(m5$spec$cpp$rounds, 0L)
-  e5 <- m5$stages$localise$privacy$epsilon
   expect_equal(m5$spec$cpp$net_var_a, 3 * (5 * 0.15^2 / (200 * e5) + 0.05^2 / 12))
   expect_equal(m5$spec$cpp$net_var_b, 3 * (12 * 5 * 0.15^2 / (200 * e5) + 0.1^2 / 12))
-  expect_lt(log(ncol(m5$spec$cpp$net)), 200 * m5$stages$localise$privacy$epsilon / (2 * 5) - 7)
+  # SPD(3), n 200, epsilon 1, on a wide domain (radius 2): a net whose
+  # spacing followed the narrow clip would near the plateau's margin, so
+  # the wider net stays (spacing 0.05, coarsened twofold) and its clip
+  # narrows to 0.8 of the spacing.
+  k3 <- 6^-0.3
   m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 2,
                              x_range = c(0, 1))
   expect_identical(m3$stages$localise$mechanism, "exponential_net")
-  expect_equal(range(diff(sort(unique(m3$spec$cpp$net[1, ])))), c(0.05, 0.05))
+  expect_equal(lattice(m3)$h[1], 0.05)
   expect_equal(m3$spec$cpp$net_clip, 0.8 * 0.05)
-  # (the bench's SPD(3) domain, radius 1.3: the narrow net fits the margin,
-  # log N = 8.98 <= 200 / 12 - 7, and is used)
-  k3 <- 6^-0.3
+  # On the bench's domain (radius 1.3) it fits (log N = 8.98 <= 200 / 12 -
+  # 7), and the lattice's size binds (3.3e4 lines; the work bound
+  # 4e7 / (200 x 6) and the margin exp(200 / 12 - 6) are above it):
+  # h_a = sqrt(4 R0 V0 / (sqrt(12) N)); the narrow clip stays d^-0.3 tau,
+  # wider than either spacing.
   m3b <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
                               x_range = c(0, 1))
-  expect_equal(range(diff(sort(unique(m3b$spec$cpp$net[1, ])))), rep(k3 * 0.05, 2))
+  l3 <- lattice(m3b)
+  ha <- sqrt(4 * m3b$spec$cpp$R0 * m3b$spec$cpp$V0 / (sqrt(12) * 3.3e4))
+  expect_equal(l3$h, c(1, sqrt(12)) * ha)
   expect_equal(m3b$spec$cpp$net_clip, k3 * 0.05)
-  expect_lte(log(ncol(m3b$spec$cpp$net)), 200 / 12 - 7)
-  expect_gt(log(ncol(m3b$spec$cpp$net)), 200 / 12 - 8)
+  expect_gt(l3$N, 3.3e4 * 0.97)
+  expect_lt(l3$N, 3.3e4 * 1.03)
+  # (the lattice holds the centre's line, a = b = 0, and is symmetric)
+  expect_true(any(colSums(abs(m3b$spec$cpp$net)) == 0))
+  expect_equal(sort(m3b$spec$cpp$net[1, ]), sort(-m3b$spec$cpp$net[1, ]))
   # SPD(2) at n epsilon = 50 without a clip stage, where the localising
   # error exceeds tau: the plan would run the tangent release, and the net
   # alone replaces it (its public error at the whole budget is the smaller)
