@@ -26,6 +26,9 @@
 #  4. Other manifolds: S^5, SPD(3) (affine-invariant and log-Euclidean), H^2
 #     and Kendall shapes (shapes::apes against log centroid size; shapes::rats
 #     against log age with public pilot animals, epsilon = 5).
+#     (Simulated settings pass the true midpoint of the geodesic as the
+#     public centre; bench/dp_regression_centre.R releases the same kind of
+#     data with a public pilot's Frechet mean as the centre too.)
 #  5. Euclidean (DP linear regression) against DPpack and Laplace SSP.
 #  6. Speed: one default release on S^2 at n = 10^4..10^6 against one
 #     mfd_log() pass over the responses, measured in the same run; SPD(3)
