@@ -216,9 +216,10 @@ test_that("extended: empirical distinguishing audit of every path of the default
   set.seed(411)
   # each case runs one path of gauss_newton_plan() (asserted below); the
   # statistic is the release's point at x = 0, which moves with the
-  # footpoint and the velocity. About 4 minutes; measured lower bounds of
-  # the loss / epsilon: -0.016, -0.013, 0.002, 0.009, -0.009 (the last
-  # with the localising round's clip stage).
+  # footpoint and the velocity. About 6 minutes; measured lower bounds of
+  # the loss / epsilon: -0.016, -0.013, 0.002, -0.004, -0.015, -0.015,
+  # -0.018 (the two before the last on the lattice of a net per coordinate,
+  # the last with the localising round's clip stage).
   cases <- list(
     list(M = sphere(2), n = 30, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
          stages = "localise", what = "net alone, one block"),
@@ -228,6 +229,11 @@ test_that("extended: empirical distinguishing audit of every path of the default
          stages = "localise", what = "net alone, per coordinate"),
     list(M = euclidean(3), n = 100, eps = 2, center = c(0, 0, 0), radius = 2, tau = 0.15,
          stages = c("design", "localise", "clip", "refine"), what = "net per coordinate, then a round"),
+    list(M = sphere(3), n = 100, eps = 1.2, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
+         stages = "localise", what = "net per coordinate on its own lattice, alone", lattice = TRUE),
+    list(M = sphere(3), n = 200, eps = 1.2, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
+         stages = c("design", "localise", "clip", "refine"), what = "net per coordinate on its own lattice, then a round",
+         lattice = TRUE),
     list(M = sphere(3), n = 1000, eps = 1, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
          stages = c("design", "localise_clip", "localise", "clip", "refine"),
          what = "K-norm round (its clip level drawn), then a round"))
@@ -237,6 +243,11 @@ test_that("extended: empirical distinguishing audit of every path of the default
     m <- regression_mechanism(M, cs$n, epsilon = cs$eps, tau = cs$tau, center = cs$center, radius = cs$radius,
                               x_range = c(0, 1))
     expect_named(m$stages, cs$stages)
+    if (isTRUE(cs$lattice)) {
+      # (the lattice of proof section 3b: spacings in the ratio sqrt(12))
+      h <- vapply(1:2, function(i) diff(sort(unique(m$spec$cpp$net[i, ])))[1], 1)
+      expect_equal(h[2] / h[1], sqrt(12))
+    }
     # D: records on a geodesic through the centre; D': record 1 moved to the
     # far side of the ball at the other end of the range
     x <- runif(cs$n)
