@@ -225,7 +225,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   # (one block: coarser at small n e1, where the law's tail, which grows
   # with the number of candidates, costs more than the spacing)
   f <- if (blocks == 1L) min(2, max(1, g$net_spacing / (n * e1))) else 1
-  net <- localisation_net(if (blocks == 1L) d else 1L, f * c, R0, V0, floor(sqrt(cap)))
+  net <- localisation_net(if (blocks == 1L) d else 1L, f * c / 2, f * c, R0, V0, floor(sqrt(cap)))
   # the largest log N a net per coordinate takes without coarsening: net_tail
   # below the plateau's margin n e1 / (2 b)
   room <- n * e1 / (2 * blocks) - g$net_tail
@@ -233,7 +233,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
     # (per coordinate: a net whose size nears the plateau's margin is
     # coarsened twofold, for the same reason)
     f <- 2
-    net <- localisation_net(1L, f * c, R0, V0, floor(sqrt(cap)))
+    net <- localisation_net(1L, f * c / 2, f * c, R0, V0, floor(sqrt(cap)))
   }
   # a net coarser than the clip would score every candidate near the line
   # as clipped (and the plateau would hold the mass): the clip widens to
@@ -275,12 +275,12 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
     # is optimistic), and the band variances stay the wider ones. Public
     # rules (proof section 3b).
     k <- d^-g$net_narrow
-    narrow <- localisation_net(1L, 2 * k * c1, R0, V0, floor(sqrt(cap)))
+    narrow <- localisation_net(1L, k * c1, 2 * k * c1, R0, V0, floor(sqrt(cap)))
     if (log(ncol(narrow$points)) <= room) {
       size <- min(g$net_coord_max, g$net_max_work / (as.numeric(n) * blocks),
                   exp(n * e1 / (2 * blocks) - g$net_coord_tail))
       ha <- max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * k * c1 * sqrt(blocks / (n * e1)))
-      net <- coordinate_net(ha, sqrt(12) * ha, R0, V0)
+      net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
       c <- max(k * c1, net$h[1], net$h[2] / 2)
     } else c <- max(k * c1, g$net_cover * net$h[1], g$net_cover * net$h[2] / 2)
     cw <- max(k * cw1, c)
@@ -325,30 +325,23 @@ knorm_localisation <- function(d, n, e1, r) {
 }
 
 # The public net: chart coordinates (a, b) at the centre (k coordinates
-# each) on square grids of the domain balls |a| <= R0 (spacing c / 2, a
-# line's shift) and |b| <= V0 (spacing c, as b moves the ends of the range
-# by b / 2), coarsened to at most `cap` points per ball.
-localisation_net <- function(k, c, R0, V0, cap) {
+# each) on square grids of the domain balls |a| <= R0 (spacing ha) and
+# |b| <= V0 (spacing hb), coarsened to at most `cap` points per ball
+# (columns; a varies fastest). The localising net takes ha = c / 2 (a
+# line's shift) and hb = c (b moves the ends of the range by b / 2); the
+# lattice of a net per coordinate its own spacings (localisation()).
+localisation_net <- function(k, ha, hb, R0, V0, cap) {
   ball_grid <- function(R, h) {
     h <- max(h, R * (if (k == 1L) 2 / (cap - 1) else sqrt(pi / cap)))
     m <- floor(R / h)
     g <- as.matrix(expand.grid(rep(list((-m:m) * h), k)))
     list(points = g[sqrt(rowSums(g^2)) <= R + 1e-12, , drop = FALSE], h = h)
   }
-  A <- ball_grid(R0, c / 2)
-  B <- ball_grid(V0, c)
+  A <- ball_grid(R0, ha)
+  B <- ball_grid(V0, hb)
   ia <- rep(seq_len(nrow(A$points)), times = nrow(B$points))
   ib <- rep(seq_len(nrow(B$points)), each = nrow(A$points))
   list(points = t(cbind(A$points[ia, , drop = FALSE], B$points[ib, , drop = FALSE])), h = c(A$h, B$h))
-}
-
-# The lattice of a net per coordinate: (a, b) with a on the grid of
-# spacing ha in [-R0, R0] and b on the grid of spacing hb in [-V0, V0]
-# (columns; a varies fastest).
-coordinate_net <- function(ha, hb, R0, V0) {
-  A <- (-floor(R0 / ha):floor(R0 / ha)) * ha
-  B <- (-floor(V0 / hb):floor(V0 / hb)) * hb
-  list(points = rbind(rep(A, times = length(B)), rep(B, each = length(A))), h = c(ha, hb))
 }
 
 # The tangent release: one round at the centre, the whole budget on the
