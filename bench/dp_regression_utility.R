@@ -224,20 +224,5 @@ print(do.call(rbind, eu_rows), digits = 3, row.names = FALSE)
 
 
 # ---- 6. Speed --------------------------------------------------------------------------
-cat("\n== 6. Speed of one default release (elapsed seconds, median of 3) against one mfd_log() pass ==\n")
-med_time <- function(f, k = 3) stats::median(replicate(k, system.time(f())[["elapsed"]]))
-for (n in if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)) {
-  D <- sim_sphere(n)
-  tl <- med_time(function() mfd_log(S2, D$center, D$y))
-  tr <- med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
-                                                   radius = D$radius, x_range = c(0, 1)))
-  te <- if (n <= 1e4) med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
-                                                                  radius = D$radius, x_range = c(0, 1), method = "energy"), 1) else NA
-  cat(sprintf("   S^2 n = %7d: default %.3f s, one log pass %.3f s, ratio %.1f (target < 15); energy chain %s\n",
-              as.integer(n), tr, tl, tr / tl, if (is.na(te)) "not run" else sprintf("%.2f s", te)))
-}
-D <- sim_spd(1000, M = P3)
-cat(sprintf("   SPD(3) n = 1000: default %.3f s (target < 1 s)\n",
-            med_time(function() dp_geodesic_regression(P3, D$x, D$y, epsilon = 1, tau = 0.05, center = D$center,
-                                                      radius = D$radius, x_range = c(0, 1)))))
+speed_section(quick)
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

@@ -1,7 +1,8 @@
 # Shared by the regression benches (dp_regression_utility.R,
-# dp_regression_centre.R): the energy ratio of a release, the simulated
-# settings and the table helpers. Source it from a bench script's own
-# directory after library(dpmanifold), with `reps` (data sets per row) set.
+# dp_regression_centre.R, dp_regression_speed.R): the energy ratio of a
+# release, the simulated settings, the table helpers and the speed
+# section. Source it from a bench script's own directory after
+# library(dpmanifold), with `reps` (data sets per row) set.
 
 energy <- function(M, x01, Y, p, v) {
   dpmanifold:::cpp_regression_energy(M, x01 - 0.5, dpmanifold:::to_ambient(M, Y, "y"),
@@ -103,4 +104,27 @@ sim_h2 <- function(n) {
   x <- runif(n)
   clean <- mfd_exp(H2, p, outer(x - 0.5, as.numeric(v)))
   list(x = x, y = mfd_exp(H2, clean, 0.05 * mfd_random_tangent(H2, clean, n)), center = as.numeric(p), radius = 0.6)
+}
+
+# Section 6 of the main bench, also run alone by dp_regression_speed.R (a
+# machine running nothing else gives the figures the README quotes): one
+# default release on S^2 at n = 10^4..10^6 against one mfd_log() pass over
+# the responses, in the same run; SPD(3) at n = 1000.
+speed_section <- function(quick = FALSE) {
+  cat("\n== 6. Speed of one default release (elapsed seconds, median of 3) against one mfd_log() pass ==\n")
+  med_time <- function(f, k = 3) stats::median(replicate(k, system.time(f())[["elapsed"]]))
+  for (n in if (quick) c(1e4, 1e5) else c(1e4, 1e5, 1e6)) {
+    D <- sim_sphere(n)
+    tl <- med_time(function() mfd_log(S2, D$center, D$y))
+    tr <- med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
+                                                     radius = D$radius, x_range = c(0, 1)))
+    te <- if (n <= 1e4) med_time(function() dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.15, center = D$center,
+                                                                    radius = D$radius, x_range = c(0, 1), method = "energy"), 1) else NA
+    cat(sprintf("   S^2 n = %7d: default %.3f s, one log pass %.3f s, ratio %.1f (target < 15); energy chain %s\n",
+                as.integer(n), tr, tl, tr / tl, if (is.na(te)) "not run" else sprintf("%.2f s", te)))
+  }
+  D <- sim_spd(1000, M = P3)
+  cat(sprintf("   SPD(3) n = 1000: default %.3f s (target < 1 s)\n",
+              med_time(function() dp_geodesic_regression(P3, D$x, D$y, epsilon = 1, tau = 0.05, center = D$center,
+                                                        radius = D$radius, x_range = c(0, 1)))))
 }
