@@ -30,16 +30,6 @@ set.seed(20261126)
 t_start <- proc.time()[["elapsed"]]
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 
-# One data set of n private records from sim(n + pilot); the last `pilot`
-# records are public and give the second centre.
-with_pilot <- function(M, D, n, pilot = 20L) {
-  keep <- seq_len(n)
-  pub <- n + seq_len(pilot)
-  # (points in rows, or SPD matrices along the third index)
-  pick <- function(idx) if (length(dim(D$y)) == 2L) D$y[idx, , drop = FALSE] else D$y[, , idx, drop = FALSE]
-  list(truth = list(x = D$x[keep], y = pick(keep), center = D$center, radius = D$radius),
-       pilot = list(x = D$x[keep], y = pick(keep), center = frechet_mean(M, pick(pub))$mean, radius = D$radius))
-}
 centre_cell <- function(M, sim, n, eps, tau, label) {
   res <- replicate(reps, {
     P <- with_pilot(M, sim(n + 20L), n)

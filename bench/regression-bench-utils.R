@@ -106,6 +106,17 @@ sim_h2 <- function(n) {
   list(x = x, y = mfd_exp(H2, clean, 0.05 * mfd_random_tangent(H2, clean, n)), center = as.numeric(p), radius = 0.6)
 }
 
+# One data set of n private records from sim(n + pilot); the last `pilot`
+# records are public and give the second centre.
+with_pilot <- function(M, D, n, pilot = 20L) {
+  keep <- seq_len(n)
+  pub <- n + seq_len(pilot)
+  # (points in rows, or SPD matrices along the third index)
+  pick <- function(idx) if (length(dim(D$y)) == 2L) D$y[idx, , drop = FALSE] else D$y[, , idx, drop = FALSE]
+  list(truth = list(x = D$x[keep], y = pick(keep), center = D$center, radius = D$radius),
+       pilot = list(x = D$x[keep], y = pick(keep), center = frechet_mean(M, pick(pub))$mean, radius = D$radius))
+}
+
 # Section 6 of the main bench, also run alone by dp_regression_speed.R (a
 # machine running nothing else gives the figures the README quotes): one
 # default release on S^2 at n = 10^4..10^6 against one mfd_log() pass over

@@ -190,14 +190,15 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_equal(m5$spec$cpp$net_var_b, 3 * (12 * 5 * 0.15^2 / (200 * e5) + 0.1^2 / 12))
   # SPD(3), n 200, epsilon 1, on a wide domain (radius 2): a net whose
   # spacing followed the narrow clip would near the plateau's margin, so
-  # the wider net stays (spacing 0.05, coarsened twofold) and its clip
-  # narrows to 0.8 of the spacing.
+  # the wider net stays (spacing 0.05, coarsened twofold) and its clip is
+  # 1.2 spacings (a clip below the spacing lets the nearest candidate's
+  # offset clip records, and the draw lands on the plateau).
   k3 <- 6^-0.3
   m3 <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 2,
                              x_range = c(0, 1))
   expect_identical(m3$stages$localise$mechanism, "exponential_net")
   expect_equal(lattice(m3)$h[1], 0.05)
-  expect_equal(m3$spec$cpp$net_clip, 0.8 * 0.05)
+  expect_equal(m3$spec$cpp$net_clip, 1.2 * 0.05)
   # On the bench's domain (radius 1.3) it fits (log N = 8.98 <= 200 / 12 -
   # 7), and the lattice's size binds (3.3e4 lines; the work bound
   # 4e7 / (200 x 6) and the margin exp(200 / 12 - 6) are above it):
@@ -214,6 +215,59 @@ test_that("the mechanism states its stages before any data, and the release prin
   # (the lattice holds the centre's line, a = b = 0, and is symmetric)
   expect_true(any(colSums(abs(m3b$spec$cpp$net)) == 0))
   expect_equal(sort(m3b$spec$cpp$net[1, ]), sort(-m3b$spec$cpp$net[1, ]))
+  # SPD(3) on the bench's domain at epsilon 1.5 and 2: the net at the
+  # localising share is coarse (the kept net, its clip set by its spacing)
+  # while the whole budget reaches the lattice, so the draw with the whole
+  # budget is the release (no design stage, no round); at epsilon 3 the
+  # share's net is the lattice and the rounds follow it.
+  for (e in c(1.5, 2)) {
+    me <- regression_mechanism(spd(3), n = 200, epsilon = e, tau = 0.05, center = diag(3), radius = 1.3,
+                               x_range = c(0, 1))
+    expect_named(me$stages, "localise")
+    expect_equal(me$stages$localise$privacy$epsilon, e)
+    expect_gt(ncol(me$spec$cpp$net), 3.3e4 * 0.97)
+    expect_length(me$spec$cpp$rounds, 0L)
+  }
+  m3c <- regression_mechanism(spd(3), n = 200, epsilon = 3, tau = 0.05, center = diag(3), radius = 1.3,
+                              x_range = c(0, 1))
+  expect_named(m3c$stages, c("design", "localise", "clip", "refine"))
+  expect_gt(ncol(m3c$spec$cpp$net), 3.3e4 * 0.97)
+  # (S^5 at epsilon 1.2: the share's net is coarse, the whole budget's is a
+  # kept net at its own clip, so the draw is the release; at epsilon 1.5 the
+  # share's net is at its own clip and the rounds run)
+  m5c <- regression_mechanism(S5, n = 200, epsilon = 1.2, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
+                              x_range = c(0, 1))
+  expect_named(m5c$stages, "localise")
+  expect_equal(m5c$spec$cpp$net_clip, k5 * 0.1)
+  m5e <- regression_mechanism(S5, n = 200, epsilon = 1.5, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
+                              x_range = c(0, 1))
+  expect_named(m5e$stages, c("design", "localise", "clip", "refine"))
+  expect_equal(m5e$spec$cpp$net_clip, k5 * 0.1)
+  # The default's tangent fallback weighs its step against the public
+  # domain as a prior (variances R^2 / (d + 2), V^2 / (d + 2)); method =
+  # "tangent" does not (both move the line onto the domain).
+  mt <- regression_mechanism(spd(2), n = 20, epsilon = 0.2, tau = 0.05, center = diag(2), radius = 0.66,
+                             x_range = c(0, 1))
+  expect_named(mt$stages, c("design", "moments"))
+  expect_equal(mt$spec$cpp$prior_a, mt$spec$cpp$R0^2 / 5)
+  expect_equal(mt$spec$cpp$prior_b, mt$spec$cpp$V0^2 / 5)
+  expect_true(is.finite(mt$spec$cpp$R0) && is.finite(mt$spec$cpp$V0))
+  mt0 <- regression_mechanism(spd(2), n = 20, epsilon = 0.2, tau = 0.05, center = diag(2), radius = 0.66,
+                              x_range = c(0, 1), method = "tangent")
+  expect_identical(mt0$spec$cpp$prior_a, Inf)
+  expect_identical(mt0$spec$cpp$prior_b, Inf)
+  expect_identical(mt0$spec$cpp$R0, mt$spec$cpp$R0)
+  expect_identical(mt$stages, mt0$stages)
+  # (its noise outgrows the domain here: the weighed release lies nearer
+  # the centre than the unweighed one under the same draws)
+  Dt <- gn_data(spd(2), 20, diag(2), matrix(c(0.3, 0.1, 0.1, -0.2), 2), 0.01)
+  far <- vapply(1:20, function(s) {
+    set.seed(s); w <- release(mt, Dt$x, Dt$y)
+    set.seed(s); u <- release(mt0, Dt$x, Dt$y)
+    c(mfd_dist(spd(2), diag(2), w$estimate$p), mfd_dist(spd(2), diag(2), u$estimate$p))
+  }, numeric(2))
+  expect_true(all(far[1, ] <= far[2, ] + 1e-12))
+  expect_lt(mean(far[1, ]), 0.7 * mean(far[2, ]))
   # SPD(2) at n epsilon = 50 without a clip stage, where the localising
   # error exceeds tau: the plan would run the tangent release, and the net
   # alone replaces it (its public error at the whole budget is the smaller)
