@@ -52,7 +52,9 @@
 #' in proportion to a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
 #' norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
 #' 0.025, 1.7 at 0.05, 3.1 at 0.1, 8.4 at 0.2; `bench/` in the sources).
-#' Bounds left out are taken from the data with a
+#' Where the plan's public error model puts the line's error at or above
+#' the domain's, a [dpmanifold_low_utility] warning says that the public
+#' centre would do as well. Bounds left out are taken from the data with a
 #' [dpmanifold_privacy_leak] warning, and the release says it is not
 #' private. [regression_mechanism()] builds the mechanism from these
 #' inputs alone, to read its stages before releasing.

@@ -7,9 +7,14 @@
 #' least the public radius, the noise fills the public ball and the release
 #' is no better than releasing the public centre, which costs no privacy at
 #' all: the package then signals a warning of class `dpmanifold_low_utility`
-#' (from [frechet_mechanism()] and [dp_frechet_mean()]). It depends on
-#' public inputs only, so it tells nothing about the data. Raise `epsilon`
-#' or `n`, or tighten the radius.
+#' (from [frechet_mechanism()] and [dp_frechet_mean()]). A regression
+#' mechanism ([regression_mechanism()], [dp_geodesic_regression()], methods
+#' `"gauss_newton"` and `"tangent"`) predicts the root mean square shift of
+#' its line over an even design and weighs it against the public domain's,
+#' \eqn{\sqrt{R^2 + V^2/12}} for `p_radius` R and `v_bound` V: the most the
+#' public centre with zero velocity can be off. Both depend on public
+#' inputs only, so they tell nothing about the data. Raise `epsilon` or
+#' `n`, or tighten the radius (or the domain).
 #'
 #' @name dpmanifold_low_utility
 #' @examples
@@ -34,13 +39,27 @@ frechet_expected_error <- function(M, mechanism, sigma, radius) {
   list(value = v, what = "mean distance to the non-private mean, flat approximation")
 }
 
-warn_low_utility <- function(err, radius, call = sys.call(-1)) {
+# (scale: the public size the error is weighed against, and its name; the
+# regression weighs a line's shift against the public domain's)
+warn_low_utility <- function(err, radius, call = sys.call(-1), scale = "the public radius",
+                             fills = "the noise fills the ball", tighten = "the radius") {
   if (is.finite(err$value) && err$value >= radius) {
     warning(structure(class = c("dpmanifold_low_utility", "warning", "condition"),
-                      list(message = sprintf(paste("the expected error of this release (%.3g) is at least the public radius (%.3g):",
-                                                   "the noise fills the ball, and releasing the public centre would do as well",
-                                                   "at no privacy cost; raise epsilon or n, or tighten the radius"),
-                                             err$value, radius), call = call)))
+                      list(message = sprintf(paste("the expected error of this release (%.3g) is at least %s (%.3g):",
+                                                   "%s, and releasing the public centre would do as well",
+                                                   "at no privacy cost; raise epsilon or n, or tighten %s"),
+                                             err$value, scale, radius, fills, tighten), call = call)))
   }
   invisible(err)
+}
+
+# Public prediction of a regression release's error: the root mean square
+# shift of its line from the non-private fit over an even design, from the
+# plan's error model (NULL for the chain methods, which have none). The
+# public centre with v = 0 is off by at most sqrt(R^2 + V^2 / 12) over such
+# a design, R and V the domain's bounds on the footpoint and the velocity.
+regression_expected_error <- function(plan) {
+  if (is.null(plan$spec$expected_error)) return(NULL)
+  list(value = plan$spec$expected_error,
+       what = "root mean square shift of the line over an even design, public error model")
 }

@@ -174,7 +174,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # gets the error per unit of rho / epsilon)
   window_noise <- if (clip) knorm_round_error(d, n, 1, 1) else 0
   list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise)),
-                                    tau_e = tau_e, clip_upper = ups))
+                                    tau_e = tau_e, clip_upper = ups, expected_error = prev))
 }
 
 # Public root-mean-square error of a K-norm round of the endpoint moments
@@ -214,7 +214,7 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0, decide = TRUE) {
   des <- list(spec = list(scale_st = 0, scale_stt = 0, floor_stt = 0, design = FALSE))
   list(stages = unname(loc$stages), coarse = loc$coarse,
        spec = list(cpp = cpp_plan(des, d, r, R0, V0, list(), loc$spec), tau_e = tau_e, clip_upper = numeric(0),
-                   error = at$error))
+                   error = at$error, expected_error = loc$error))
 }
 
 # The localising stage at share e1, whichever has the smaller public error
@@ -391,7 +391,7 @@ tangent_plan <- function(M, n, eps, r, R0 = Inf, V0 = Inf) {
   cpp <- if (is.finite(R0)) cpp_plan(des, M$dim, r, R0, V0, list(ssp_round(eT, r))) else
     c(des$spec, list(radius = r, tol = .dpm_tol, R0 = Inf, V0 = Inf, prior_a = Inf, prior_b = Inf,
                      step_var = 0, window = .gauss_newton$window, rounds = list(ssp_round(eT, r))))
-  list(stages = stages, spec = list(cpp = cpp))
+  list(stages = stages, spec = list(cpp = cpp, expected_error = knorm_round_error(M$dim, n, r, eT)))
 }
 
 # The values the release drew that its stages report: the clip level of

@@ -93,10 +93,15 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
     tangent = tangent_plan(M, n, opts$epsilon, r),
     legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
+  err <- regression_expected_error(plan)
+  if (!is.null(err)) {
+    warn_low_utility(err, sqrt(R0^2 + V0^2 / 12), call = call, scale = "the public domain's",
+                     fills = "the noise fills the domain", tighten = "the domain (radius, p_radius, v_bound)")
+  }
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
   privacy <- list(type = "pure", epsilon = sum(opts$epsilon), delta = 0)
   new_dp_mechanism("geodesic_regression", M, n, privacy, bounds, plan$stages, method = method,
-                   not_private = not_private, spec = c(base, list(opts = opts), plan$spec),
+                   not_private = not_private, spec = c(base, list(opts = opts), plan$spec), expected_error = err,
                    subclass = "dp_mechanism_regression")
 }
 
