@@ -4,10 +4,8 @@
 #
 #   Rscript bench/dp_regression_speed.R
 
-lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
-.libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages(library(dpmanifold))
+# (the helpers set the library path and load dpmanifold)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 reps <- 1L
 set.seed(20261126)
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 speed_section()

@@ -16,14 +16,12 @@
 # DPM_BENCH_LIB pointing there (the data and seeds are the same). Prints
 # what it measures; asserts nothing.
 
-lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
-.libPaths(c(lib, .libPaths()))
+# (the helpers set the library path and load dpmanifold)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
-suppressPackageStartupMessages(library(dpmanifold))
 reps <- if (quick) 3L else 20L
 set.seed(20261127)
 t_start <- proc.time()[["elapsed"]]
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 
 # `reps` data sets with their pilot centres and non-private energies.
 data_sets <- function(M, sim, n) {

@@ -1,8 +1,13 @@
 # Shared by the regression benches (dp_regression_utility.R,
 # dp_regression_centre.R, dp_regression_speed.R): the energy ratio of a
 # release, the simulated settings, the table helpers and the speed
-# section. Source it from a bench script's own directory after
-# library(dpmanifold), with `reps` (data sets per row) set.
+# section. Source it from a bench script's own directory; it puts
+# DPM_BENCH_LIB first on the library path and loads dpmanifold. The script
+# sets `reps` (data sets per row) before calling the helpers.
+
+lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
+.libPaths(c(lib, .libPaths()))
+suppressPackageStartupMessages(library(dpmanifold))
 
 energy <- function(M, x01, Y, p, v) {
   dpmanifold:::cpp_regression_energy(M, x01 - 0.5, dpmanifold:::to_ambient(M, Y, "y"),
