@@ -28,12 +28,14 @@
 # spacing below which a kept net's clip does not narrow, and the size of
 # the lattice a net per coordinate draws from (at most net_coord_max lines,
 # log N net_coord_tail below the plateau's margin, spacing in a at least
-# net_coord_floor core sds).
+# net_coord_floor core sds), and the kept net's clip in spacings
+# (net_cover where log N exceeds net_cover_half of the plateau's margin,
+# else net_cover_small).
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
                       net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 7,
-                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_coord_max = 3.3e4, net_coord_tail = 6,
+                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8, net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6,
                       net_coord_floor = 2)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
@@ -289,9 +291,13 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
     # spacing (or d^-net_narrow c, if wider): the nearest candidate is up
     # to half a spacing off in a and in b / 2, and a clip below the
     # spacing lets that offset clip records at the best candidate, which
-    # takes the score's gap over the plateau from about n to about n / 2
+    # takes the score's gap over the plateau from about n to about n / 2.
+    # Where log N exceeds half the plateau's margin n e1 / (2 b), such a gap
+    # leaves the plateau much of the mass, and the clip is 1.2 spacings
     # (SPD(3), n 200, epsilon 0.8, pilot centre: median 656 at 0.8 of the
-    # spacing, 4.9 at 1.2).
+    # spacing, 4.9 at 1.2); below it the plateau stays far and 0.8 keeps
+    # the core narrow (SPD(2), n 50, epsilon 1, true midpoint: 66 at 0.8,
+    # 113 at 1.2).
     # The plan's choices keep the public error above (on Kendall shapes,
     # whose residuals are far from isotropic, the narrow net's error model
     # is optimistic), and the band variances stay the wider ones. Public
@@ -306,7 +312,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
       c <- max(k * c1, net$h[1], net$h[2] / 2)
       coarse <- FALSE
     } else {
-      c <- max(k * c1, g$net_cover * net$h[1], g$net_cover * net$h[2] / 2)
+      cover <- if (log(ncol(net$points)) > g$net_cover_half * n * e1 / (2 * blocks)) g$net_cover else g$net_cover_small
+      c <- max(k * c1, cover * net$h[1], cover * net$h[2] / 2)
       coarse <- c > k * c1
     }
     cw <- max(k * cw1, c)

@@ -280,6 +280,13 @@ test_that("the mechanism states its stages before any data, and the release prin
                              x_range = c(0, 1))
   expect_named(ms$stages, "localise")
   expect_identical(ms$stages$localise$mechanism, "exponential_net")
+  # (a kept net of 49 lines, log N below half the plateau's margin
+  # 50 / (2 x 3): its clip is 0.8 spacings; the SPD(3) net above, log N
+  # 8.79 against 8.33, takes 1.2)
+  hs <- lattice(ms)$h
+  expect_lt(log(ncol(ms$spec$cpp$net)), 0.5 * 50 * 1 / 6)
+  expect_equal(ms$spec$cpp$net_clip, max(3^-0.3 * 0.05, 0.8 * hs[1], 0.8 * hs[2] / 2))
+  expect_gt(log(ncol(m3$spec$cpp$net)), 0.5 * 200 * 1 / 12)
   expect_lt(ms$spec$error, sqrt(8 * 3 * 4) * 2 * 0.66 / (50 * (1 - dpm$ssp_gram_share(3))))
   # past the net's work bound (n x candidates, counted without integer
   # overflow) the K-norm round localises
