@@ -35,8 +35,8 @@
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
                       net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 7,
-                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8, net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6,
-                      net_coord_floor = 2)
+                      net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
+                      net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -111,8 +111,9 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # coarse net's best line can sit half a spacing off the data, which takes
   # its score's gap over the plateau from about n down to about n / 2 in
   # some coordinates; the draw then lands on the plateau, and no round
-  # recovers (proof section 3b; SPD(3), n 200, epsilon 1.5: median energy
-  # ratio 816 against 1.39, epsilon 2: 4.4 against 1.30).
+  # recovers (proof section 3b; bench/dp_regression_sweep.R, SPD(3),
+  # n 200: median energy ratio 1836 against 1.44 at epsilon 1.5, 5.7
+  # against 1.36 at epsilon 2).
   coarse_only <- function(loc) {
     if (is.null(loc$spec$net) || !isTRUE(loc$coarse)) return(NULL)
     only <- net_only_plan(M, n, eps, eG, r, tau_e, R0, V0, decide = FALSE)
