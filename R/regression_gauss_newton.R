@@ -396,9 +396,8 @@ tangent_plan <- function(M, n, eps, r, R0 = Inf, V0 = Inf) {
   stages <- list(des$stage,
                  dp_stage("moments", "knorm", epsilon = eT, sensitivity = 2 * r, sigma = 2 * r / eT,
                           proof = "regression-gauss-newton", detail = "moments of the tangent coordinates at the centre"))
-  cpp <- if (is.finite(R0)) cpp_plan(des, M$dim, r, R0, V0, list(ssp_round(eT, r))) else
-    c(des$spec, list(radius = r, tol = .dpm_tol, R0 = Inf, V0 = Inf, prior_a = Inf, prior_b = Inf,
-                     step_var = 0, window = .gauss_newton$window, rounds = list(ssp_round(eT, r))))
+  # (cpp_plan() with an infinite domain gives infinite priors: no weighting)
+  cpp <- cpp_plan(des, M$dim, r, R0, V0, list(ssp_round(eT, r)))
   list(stages = stages, spec = list(cpp = cpp, expected_error = knorm_round_error(M$dim, n, r, eT)))
 }
 
