@@ -241,7 +241,10 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   blocks <- if (d <= g$net_max_dim) 1L else d
   c <- c1 <- min(tau_e, g$net_clip_r * r)
   cw <- cw1 <- min(tau_e, g$net_clip_wide * r)
-  cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(n * e1 / (2 * blocks) - g$net_margin))
+  # the draw's margin over the plateau: each block's score gap of n at
+  # epsilon e1 / blocks, halved by the exponential mechanism (nats)
+  margin <- n * e1 / (2 * blocks)
+  cap <- min(g$net_block^2, g$net_max_work / (as.numeric(n) * blocks), exp(margin - g$net_margin))
   if (cap < 9) return(knorm)
   # (one block: coarser at small n e1, where the law's tail, which grows
   # with the number of candidates, costs more than the spacing)
@@ -249,7 +252,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   net <- localisation_net(if (blocks == 1L) d else 1L, f * c / 2, f * c, R0, V0, floor(sqrt(cap)))
   # the largest log N a net per coordinate takes without coarsening: net_tail
   # below the plateau's margin n e1 / (2 b)
-  room <- n * e1 / (2 * blocks) - g$net_tail
+  room <- margin - g$net_tail
   if (blocks > 1L && log(ncol(net$points)) > room) {
     # (per coordinate: a net whose size nears the plateau's margin is
     # coarsened twofold, for the same reason)
@@ -307,13 +310,13 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
     narrow <- localisation_net(1L, k * c1, 2 * k * c1, R0, V0, floor(sqrt(cap)))
     if (log(ncol(narrow$points)) <= room) {
       size <- min(g$net_coord_max, g$net_max_work / (as.numeric(n) * blocks),
-                  exp(n * e1 / (2 * blocks) - g$net_coord_tail))
+                  exp(margin - g$net_coord_tail))
       ha <- max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * k * c1 * sqrt(blocks / (n * e1)))
       net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
       c <- max(k * c1, net$h[1], net$h[2] / 2)
       coarse <- FALSE
     } else {
-      cover <- if (log(ncol(net$points)) > g$net_cover_half * n * e1 / (2 * blocks)) g$net_cover else g$net_cover_small
+      cover <- if (log(ncol(net$points)) > g$net_cover_half * margin) g$net_cover else g$net_cover_small
       c <- max(k * c1, cover * net$h[1], cover * net$h[2] / 2)
       coarse <- c > k * c1
     }

@@ -219,12 +219,12 @@ test_that("extended: empirical distinguishing audit of every path of the default
   set.seed(411)
   # each case runs one path of gauss_newton_plan() (asserted below); the
   # statistic is the release's point at x = 0, which moves with the
-  # footpoint and the velocity. About 6 minutes; measured lower bounds of
-  # the loss / epsilon: -0.016, -0.013, 0.002, -0.004, -0.015, -0.015,
-  # -0.018 (the two before the last on the lattice of a net per coordinate,
-  # the last with the localising round's clip stage); the eighth case, the
-  # one round at the centre weighed against the public domain (the
-  # default at small n epsilon), read 0.009 when measured alone.
+  # footpoint and the velocity. About 7 minutes; measured lower bounds of
+  # the loss / epsilon, in the order of the cases: -0.016, -0.013, 0.002,
+  # -0.004, -0.015, -0.015 (these two on the lattice of a net per
+  # coordinate), -0.018 (the localising round's clip stage), -0.012 (the
+  # one round at the centre weighed against the public domain, the
+  # default at small n epsilon; 0.009 in another run alone).
   cases <- list(
     list(M = sphere(2), n = 30, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
          stages = "localise", what = "net alone, one block"),
