@@ -31,9 +31,10 @@ previous_default <- function(M, n, eps, tau, r) {
 # Also returned, as "law(tau)": the energy law's expected ratio at the
 # user's tau, 1 + 2 d tau_e^2 / (n epsilon mean |z_i|^2) (z_i the
 # non-private fit's residuals; the Laplace approximation of
-# inst/proofs/regression-gauss-newton.md section 8): what the exponential
-# mechanism on the clipped energy, sampled exactly, would reach. It reads
-# the data (a reference for the bench, not a release) and draws nothing.
+# inst/proofs/regression-gauss-newton.md section 8): the core of the
+# exponential mechanism on the clipped energy, without its plateau
+# (dp_regression_energy_law.R measures the whole law). It reads the data
+# (a reference for the bench, not a release) and draws nothing.
 ratios <- function(M, D, eps, tau, methods) {
   fit <- geodesic_regression(M, D$x, D$y, x_range = c(0, 1))
   E0 <- fit$energy
@@ -96,6 +97,28 @@ sim_spd <- function(n, noise = 0.01, M = P2) {
   clean <- mfd_exp(M, p, array(outer(as.vector(v), x), c(m, m, n)))
   y <- mfd_exp(M, clean, noise * mfd_random_tangent(M, clean, n))
   list(x = x, y = y, center = mfd_exp(M, p, v / 2), radius = L / 2 + 0.2)
+}
+
+# shapes::apes: 167 great-ape skulls, 8 landmarks; covariate log centroid
+# size, public range from the species' published size range (here: the
+# range rounded outwards); public ball: the Frechet mean of a public
+# half-sample (the gorillas, a different group), radius 1.2 x the largest
+# distance of any skull from it (a bench shortcut for a radius a user takes
+# from published ranges); tau 1.2 x the gorillas' largest residual. The
+# other apes are the private records.
+apes_setting <- function() {
+  e <- new.env()
+  utils::data("apes", package = "shapes", envir = e)
+  A <- as_preshape(e$apes$x)
+  K8 <- kendall_shape(dim(e$apes$x)[1])
+  lcs <- log(apply(e$apes$x, 3, function(z) sqrt(sum(sweep(z, 2, colMeans(z))^2))))
+  xr <- c(floor(min(lcs) * 10), ceiling(max(lcs) * 10)) / 10
+  x01 <- (lcs - xr[1]) / diff(xr)
+  pub <- e$apes$group %in% c("gorf", "gorm")
+  ctr <- frechet_mean(K8, A[, , pub])$mean
+  pf <- geodesic_regression(K8, x01[pub], A[, , pub], x_range = c(0, 1))
+  list(M = K8, D = list(x = x01[!pub], y = A[, , !pub], center = ctr, radius = 1.2 * max(mfd_dist(K8, ctr, A))),
+       tau = 1.2 * max(pf$residuals$norms), private = !pub)
 }
 
 S5 <- sphere(5)
