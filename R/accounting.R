@@ -320,6 +320,13 @@ update.dp_release <- function(object, ..., evaluate = TRUE) {
   if (is.null(call)) abort_arg("object", "has no call to update")
   extras <- match.call(expand.dots = FALSE)$...
   if (length(extras)) for (a in names(extras)) call[[a]] <- extras[[a]]
+  held <- vapply(as.list(call)[-1], identical, logical(1), as.name("<data>"))
+  if (any(held)) {
+    a <- names(call)[-1][held]
+    abort_arg("object", sprintf(paste("was made from data its call does not keep (%s: the expression may spell",
+                                      "out values); pass it again, e.g. update(object, %s)"),
+                                paste(a, collapse = ", "), paste0(a, " = ...", collapse = ", ")))
+  }
   if (!is.null(call$budget)) {
     message(structure(class = c("dpmanifold_budget_message", "message", "condition"),
                       list(message = "update() makes a new release: it charges `budget` again\n", call = NULL)))

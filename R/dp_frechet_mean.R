@@ -129,8 +129,9 @@
 #' rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8)
 #' rel
 #' dp_frechet_mean(S2, X, epsilon = 1, mechanism = "kng", center = north, radius = pi / 8)
-#' dp_frechet_mean(spd(2), array(diag(2), c(2, 2, 10)), epsilon = 1,
-#'                 mechanism = "wrapped_gaussian", delta = 1e-5,
+#' P2 <- spd(2)
+#' S <- mfd_exp(P2, diag(2), 0.2 * mfd_random_tangent(P2, diag(2), 200))
+#' dp_frechet_mean(P2, S, epsilon = 1, mechanism = "wrapped_gaussian", delta = 1e-5,
 #'                 center = diag(2), radius = 1)
 #' # no public ball at all: 20% of epsilon chooses it privately
 #' Y <- mfd_exp(S2, c(1, 0, 0), 0.15 * mfd_random_tangent(S2, c(1, 0, 0), 1000))

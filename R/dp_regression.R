@@ -22,7 +22,9 @@
 #' to `center`); (3)
 #' from \eqn{n\epsilon \ge 90}, a clip level chosen privately, the
 #' 0.6-quantile of the residual norms at the
-#' localised geodesic by the exponential mechanism over a grid below `tau`;
+#' localised geodesic by the exponential mechanism over a public grid whose
+#' top is `tau` plus the localisation's public error (the residuals at the
+#' localised line carry its offset);
 #' (4) a Gauss-Newton step from the residuals clipped to that level,
 #' weighed against the first round by public inverse variances (stages 3-4
 #' run twice when the first round's public error exceeds twice `tau`). Every
@@ -53,8 +55,9 @@
 #' norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
 #' 0.025, 1.7 at 0.05, 3.1 at 0.1, 8.4 at 0.2; `bench/` in the sources).
 #' Where the plan's public error model puts the line's error at or above
-#' the domain's, a [dpmanifold_low_utility] warning says that the public
-#' centre would do as well. Bounds left out are taken from the data with a
+#' the domain's (at every clip level the clip stage may choose), a
+#' [dpmanifold_low_utility] warning says that the public centre would do
+#' as well. Bounds left out are taken from the data with a
 #' [dpmanifold_privacy_leak] warning, and the release says it is not
 #' private. [regression_mechanism()] builds the mechanism from these
 #' inputs alone, to read its stages before releasing.

@@ -43,11 +43,11 @@ frechet_options <- function(M, epsilon, mechanism, delta, mu, alpha, truncated, 
   check_flag(seed_scale, "seed_scale", call = call)
   if (!is.null(truncated)) check_flag(truncated, "truncated", call = call)
   check_mcmc(mcmc, call = call)
-  privacy <- resolve_privacy(mechanism %||% "laplace", epsilon, delta, mu, alpha, call = call)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
     abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
                                    mechanism, hadamard_constructors(), manifold_label(M)), call)
   }
+  privacy <- resolve_privacy(mechanism %||% "laplace", epsilon, delta, mu, alpha, call = call)
   if (sampler == "mcmc" && !is.null(mechanism) && !mechanism %in% c("kng", "laplace")) {
     abort_arg("sampler", sprintf("\"mcmc\" applies to mechanisms \"laplace\" and \"kng\" only (\"%s\" is drawn exactly)",
                                  mechanism), call)
@@ -273,7 +273,10 @@ resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.cal
   }
   if (is.null(epsilon)) abort_arg("epsilon", "is required", call)
   check_epsilon(epsilon, call = call)
-  if (!is.null(delta)) check_delta(delta, call = call)
+  if (!is.null(delta)) {
+    check_delta(delta, call = call)
+    abort_arg("delta", "only applies to mechanism = \"wrapped_gaussian\"; the other mechanisms are epsilon-DP (delta 0)", call)
+  }
   if (!is.null(mu) || !is.null(alpha)) abort_arg(if (is.null(mu)) "alpha" else "mu", "only applies to mechanism = \"wrapped_gaussian\"", call)
   list(type = "pure", epsilon = epsilon, delta = 0)
 }

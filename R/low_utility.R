@@ -12,7 +12,10 @@
 #' `"gauss_newton"` and `"tangent"`) predicts the root mean square shift of
 #' its line over an even design and weighs it against the public domain's,
 #' \eqn{\sqrt{R^2 + V^2/12}} for `p_radius` R and `v_bound` V: the most the
-#' public centre with zero velocity can be off. Both depend on public
+#' public centre with zero velocity can be off; where the refining round
+#' clips at a privately chosen level the prediction is a range over the
+#' levels it may choose, and the warning weighs the range's lower end. Both
+#' depend on public
 #' inputs only, so they tell nothing about the data. Raise `epsilon` or
 #' `n`, or tighten the radius (or the domain).
 #'
@@ -58,8 +61,22 @@ warn_low_utility <- function(err, radius, call = sys.call(-1), scale = "the publ
 # plan's error model (NULL for the chain methods, which have none). The
 # public centre with v = 0 is off by at most sqrt(R^2 + V^2 / 12) over such
 # a design, R and V the domain's bounds on the footpoint and the velocity.
+# Where the refining round clips at a privately chosen level the model
+# gives a range, `lower` (the grid's lowest level) to `value` (its top):
+# the level is the residuals' quantile, which no public input tells.
 regression_expected_error <- function(plan) {
-  if (is.null(plan$spec$expected_error)) return(NULL)
-  list(value = plan$spec$expected_error,
-       what = "root mean square shift of the line over an even design, public error model")
+  v <- plan$spec$expected_error
+  if (is.null(v)) return(NULL)
+  what <- "root mean square shift of the line over an even design, public error model"
+  lo <- plan$spec$expected_error_low
+  if (is.null(lo)) return(list(value = v, what = what))
+  list(value = v, lower = lo,
+       what = paste0(what, "; the privately chosen clip level decides where in the range"))
+}
+# The regression's warning weighs the lower end of the range: it says the
+# public centre would do as well only when every clip level agrees.
+warn_low_utility_regression <- function(err, R0, V0, call) {
+  warn_low_utility(list(value = if (is.null(err$lower)) err$value else err$lower), sqrt(R0^2 + V0^2 / 12),
+                   call = call, scale = "the public domain's", fills = "the noise fills the domain",
+                   tighten = "the domain (radius, p_radius, v_bound)")
 }

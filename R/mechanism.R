@@ -135,7 +135,9 @@ print.dp_mechanism <- function(x, ...) {
   pub <- intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))
   if (length(pub)) cat(sprintf("  public bounds: %s\n", format_named(unlist(b[pub]))))
   if (!is.null(x$expected_error)) {
-    cat(sprintf("  expected error: %.4g (%s)\n", x$expected_error$value, x$expected_error$what))
+    e <- x$expected_error
+    cat(sprintf("  expected error: %s (%s)\n",
+                if (is.null(e$lower)) sprintf("%.4g", e$value) else sprintf("%.4g to %.4g", e$lower, e$value), e$what))
   }
   cat("  release(<mechanism>, <data>) draws the release\n")
   invisible(x)

@@ -53,17 +53,15 @@
 #' north <- c(0, 0, 1)
 #' X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
 #' rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8,
-#'                        mcmc = mcmc_control(burnin = 500, steps = 500),
 #'                        return_nonprivate = TRUE)
 #' plot(rel, data = X)
 #' set.seed(1)
-#' cc <- simulate_corpus_callosum(40)
+#' cc <- simulate_corpus_callosum(400)
 #' M <- kendall_shape(50)
 #' # the public centre: a template from a separate pilot sample, not from cc
 #' pilot <- simulate_corpus_callosum(20)
 #' ctr <- frechet_mean(M, pilot$shapes)$mean
-#' rel2 <- dp_frechet_mean(M, cc$shapes, epsilon = 1, center = ctr, radius = 0.3,
-#'                         mcmc = mcmc_control(burnin = 500, steps = 500),
+#' rel2 <- dp_frechet_mean(M, cc$shapes, epsilon = 2, center = ctr, radius = 0.3,
 #'                         return_nonprivate = TRUE)
 #' plot(rel2)
 #' # A private geodesic regression against the non-private fit
@@ -73,7 +71,6 @@
 #' mid <- mfd_exp(S2, north, c(0.3, 0.15, 0))
 #' rel3 <- dp_geodesic_regression(S2, x, y, epsilon = 2, tau = 0.2, center = mid,
 #'                                radius = 0.6, x_range = c(0, 1),
-#'                                mcmc = mcmc_control(burnin = 500, steps = 500),
 #'                                return_nonprivate = TRUE)
 #' plot(rel3, data = list(x = x, y = y))
 #' @export

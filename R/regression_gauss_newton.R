@@ -170,6 +170,9 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid, d) else ssp_round(eT, up)))
     ups[j] <- up
     prev <- round_error(up, eT)
+    # (with a private clip level the round's error lies between these: the
+    # level is drawn from the grid, typically far below its top)
+    low <- if (eq > 0) round_error(grid[1], eT) else prev
   }
   # (a refining round with a private clip level may narrow the covariate's
   # window where its noise, knorm_round_error() at its drawn level, outweighs
@@ -177,7 +180,8 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # gets the error per unit of rho / epsilon)
   window_noise <- if (clip) knorm_round_error(d, n, 1, 1) else 0
   list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise)),
-                                    tau_e = tau_e, clip_upper = ups, expected_error = prev))
+                                    tau_e = tau_e, clip_upper = ups, expected_error = prev,
+                                    expected_error_low = if (clip) low))
 }
 
 # Public root-mean-square error of a K-norm round of the endpoint moments

@@ -63,6 +63,18 @@ regression_options <- function(M, epsilon, method, tau, p_radius, v_bound, local
     abort_arg("sampler", sprintf("\"exact\" does not apply to method = \"%s\" (drawn by a chain); use \"auto\" or \"mcmc\"", method), call)
   }
   if (flat && !method %in% c("gauss_newton", "tangent", "sequential")) method <- "tangent"
+  # Options of other methods are refused, not ignored: a user who tunes a
+  # chain that does not run should hear so.
+  runs <- sprintf("method = \"%s\"%s", method, if (flat) " on euclidean()" else "")
+  if (!is.null(mcmc) && (exact_only || method == "sequential")) {
+    abort_arg("mcmc", sprintf("does not apply: %s runs no chain", runs), call)
+  }
+  if (method != "joint") {
+    if (!is.null(weight)) abort_arg("weight", sprintf("is an option of method = \"joint\"; %s does not use it", runs), call)
+    if (!identical(localise, 0.1)) {
+      abort_arg("localise", sprintf("is an option of method = \"joint\"; %s does not use it", runs), call)
+    }
+  }
   list(epsilon = eps, method = method, tau = tau, p_radius = p_radius, v_bound = v_bound, localise = localise,
        weight = weight, sampler = sampler, mcmc = mcmc)
 }
@@ -94,10 +106,7 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
     legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
   err <- regression_expected_error(plan)
-  if (!is.null(err)) {
-    warn_low_utility(err, sqrt(R0^2 + V0^2 / 12), call = call, scale = "the public domain's",
-                     fills = "the noise fills the domain", tighten = "the domain (radius, p_radius, v_bound)")
-  }
+  if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
   privacy <- list(type = "pure", epsilon = sum(opts$epsilon), delta = 0)
   new_dp_mechanism("geodesic_regression", M, n, privacy, bounds, plan$stages, method = method,

@@ -75,15 +75,20 @@ new_dp_release <- function(estimate, manifold, mechanism, statistic, privacy, se
 
 # The call stored in a release, without the data: an argument holding data
 # (X of dp_frechet_mean(), x and y of dp_geodesic_regression()) is kept only
-# when it is a name; anything else (the values themselves, as do.call()
-# embeds them, or an expression that may spell them out) becomes the name
-# `<data>`.
+# when it is an expression of names alone (`ages`, `dat$age`,
+# `log(dat$size)`); anything holding a constant or a value (the values
+# themselves, as do.call() embeds them, or an expression that may spell
+# them out, such as c(0.31, 0.52)) becomes the name `<data>`.
 public_call <- function(call, data_args = c("X", "x", "y")) {
   if (!is.call(call)) return(call)
   for (a in intersect(names(call), data_args)) {
-    if (!is.name(call[[a]])) call[[a]] <- as.name("<data>")
+    if (!names_only(call[[a]])) call[[a]] <- as.name("<data>")
   }
   call
+}
+names_only <- function(e) {
+  if (is.name(e)) return(nzchar(as.character(e)))
+  is.call(e) && all(vapply(as.list(e), names_only, logical(1)))
 }
 
 mechanism_label <- function(m) {

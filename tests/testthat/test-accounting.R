@@ -86,6 +86,27 @@ test_that("update() on a release says it spends privacy again", {
   expect_message(update(rel3, epsilon = 0.25), "spends privacy again", class = "dpmanifold_budget_message")
 })
 
+test_that("update() reruns a call whose data are column expressions, and asks for data it does not keep", {
+  set.seed(7)
+  dat <- data.frame(age = runif(30))
+  Y <- cbind(1 + 2 * dat$age + rnorm(30, sd = 0.1), rnorm(30, sd = 0.1))
+  E <- euclidean(2)
+  rel <- dp_geodesic_regression(E, dat$age, Y, epsilon = 1, tau = 0.5, center = c(2, 0), radius = 2,
+                                x_range = c(0, 1))
+  expect_identical(rel$call$x, quote(dat$age))
+  expect_message(rel2 <- update(rel, epsilon = 2), "spends privacy again", class = "dpmanifold_budget_message")
+  expect_identical(rel2$epsilon, 2)
+  # do.call() embeds the values: the call keeps `<data>`, and update() says
+  # which arguments to pass again instead of failing on an unknown object
+  rel3 <- do.call(dp_geodesic_regression, list(E, dat$age, Y, epsilon = 1, tau = 0.5, center = c(2, 0),
+                                               radius = 2, x_range = c(0, 1)))
+  expect_error(update(rel3, epsilon = 2), "`object`.*x, y.*update\\(object, x = ..., y = ...\\)",
+               class = "dpmanifold_error")
+  expect_message(rel4 <- update(rel3, x = dat$age, y = Y, epsilon = 2), "spends privacy again",
+                 class = "dpmanifold_budget_message")
+  expect_s3_class(rel4, "dp_release")
+})
+
 test_that("privacy_spent() refuses releases whose privacy facts were edited", {
   set.seed(6)
   r <- local_releases()

@@ -307,6 +307,12 @@ test_that("the call stored in a release never holds the data", {
   expect_identical(rel2$call$X, as.name("<data>"))
   rel3 <- dp_frechet_mean(E, X, 1, center = c(0, 0), radius = 1)
   expect_identical(rel3$call$X, quote(X))
+  # an expression of names alone (a column, a transform) is kept
+  dat <- list(X = X)
+  rel4 <- dp_frechet_mean(E, dat$X, 1, center = c(0, 0), radius = 1)
+  expect_identical(rel4$call$X, quote(dat$X))
+  rel5 <- dp_frechet_mean(E, dat$X[, 2:1], 1, center = c(0, 0), radius = 1)
+  expect_identical(rel5$call$X, as.name("<data>"))
   expect_identical(rel3$call$epsilon, 1)
   # regression releases: covariates and responses alike
   x <- c(0.1, 0.5, 0.9)
@@ -390,6 +396,9 @@ test_that("dp_frechet_mean rejects bad privacy parameters", {
   expect_error(dp_frechet_mean(P, Xp, 1, "wrapped_gaussian", center = diag(2), radius = 1), "delta",
                class = "dpmanifold_error")
   expect_error(call(epsilon = 1, delta = 2), class = "dpmanifold_error")
+  # delta is refused, not dropped, where the mechanism is epsilon-DP
+  expect_error(call(epsilon = 1, delta = 1e-5), "`delta` only applies to mechanism = \"wrapped_gaussian\"",
+               class = "dpmanifold_error")
   expect_error(call(epsilon = 1, mu = 1), class = "dpmanifold_error")
   expect_error(dp_frechet_mean(P, Xp, 1, "wrapped_gaussian", center = diag(2), radius = 1, alpha = 1),
                class = "dpmanifold_error")
@@ -455,7 +464,7 @@ test_that("bounds taken from the data raise the privacy-leak warning", {
                   list(M = P, X = Xp, mech = "wrapped_gaussian"))) {
     n_leak <- 0
     rel <- withCallingHandlers(
-      dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = 1e-5, mcmc = ctrl),
+      dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = if (cs$mech == "wrapped_gaussian") 1e-5, mcmc = ctrl),
       dpmanifold_privacy_leak = function(w) { n_leak <<- n_leak + 1; invokeRestart("muffleWarning") })
     expect_equal(n_leak, 2, label = cs$mech)
     expect_setequal(rel$bounds$inferred, c("center", "radius"))

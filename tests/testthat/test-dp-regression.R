@@ -504,6 +504,10 @@ test_that("dp_geodesic_regression validates its inputs with classed errors namin
   expect_error(call_with(x = D$x[-1]), "`x`", class = "dpmanifold_error")
   expect_error(call_with(mcmc = list()), "`mcmc`", class = "dpmanifold_error")
   expect_error(call_with(method = "tangent", sampler = "mcmc"), "`sampler`", class = "dpmanifold_error")
+  # options of methods that do not run are refused, not ignored
+  expect_error(call_with(mcmc = mcmc_control(steps = 10)), "`mcmc`.*gauss_newton.*no chain", class = "dpmanifold_error")
+  expect_error(call_with(method = "energy", weight = 2), "`weight`.*joint", class = "dpmanifold_error")
+  expect_error(call_with(localise = 0.3), "`localise`.*joint", class = "dpmanifold_error")
   expect_error(call_with(p_radius = 2), "`p_radius`", class = "dpmanifold_error")
   expect_error(call_with(sampler = "exact", method = "joint", x = runif(2000), y = D$y[rep(1:30, length.out = 2000), ]),
                "`sampler`", class = "dpmanifold_error")

@@ -44,6 +44,16 @@ test_that("a regression mechanism whose line error fills the public domain warns
   expect_silent(m2 <- regression_mechanism(sphere(2), n = 200, epsilon = 1, tau = 0.15, center = c(0, 0, 1),
                                            radius = 0.4, x_range = c(0, 1)))
   expect_lt(m2$expected_error$value, 0.1)
+  # with tau left out the refining round's clip level is drawn from a grid
+  # up to the domain's bound: the model is a range over the grid, and the
+  # warning weighs its lower end (the top alone, 0.575, passed the domain's
+  # 0.52 although releases read energy ratios near 1.05)
+  expect_silent(m4 <- regression_mechanism(sphere(2), n = 100, epsilon = 1, center = c(0, 0, 1), radius = 0.45,
+                                           x_range = c(0, 1)))
+  expect_gt(m4$expected_error$value, sqrt(0.45^2 + 0.9^2 / 12))
+  expect_equal(m4$expected_error$lower, m4$expected_error$value * 2^(-dpmanifold:::.gauss_newton$levels / 2))
+  expect_output(print(m4), "expected error: [0-9.]+ to [0-9.]+")
+  expect_null(m$expected_error$lower)
   m3 <- regression_mechanism(sphere(2), n = 200, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.4,
                              x_range = c(0, 1), method = "energy")
   expect_null(m3$expected_error)

@@ -12,7 +12,6 @@ reg_sphere_data <- function(n = 40, seed = 1) {
   list(M = S2, x = x, y = mfd_exp(S2, truth, 0.05 * mfd_random_tangent(S2, truth, n)))
 }
 
-quick_mcmc <- function() mcmc_control(burnin = 200, steps = 200)
 
 test_that("plot.geodesic_regression draws fits on every manifold and returns invisibly", {
   d <- reg_sphere_data()
@@ -69,7 +68,7 @@ test_that("plot.dp_release draws a private geodesic against the non-private one"
   ctr <- mfd_exp(d$M, c(0, 0, 1), c(0.4, 0.15, 0))
   with_null_device({
     rel <- dp_geodesic_regression(d$M, d$x, d$y, epsilon = 2, tau = 0.2, center = ctr, radius = 0.7,
-                                  x_range = c(0, 1), mcmc = quick_mcmc(), return_nonprivate = TRUE)
+                                  x_range = c(0, 1), return_nonprivate = TRUE)
     expect_invisible(out <- plot(rel, data = list(x = d$x, y = d$y)))
     expect_identical(out, rel)
     expect_silent(plot(rel))
@@ -77,20 +76,20 @@ test_that("plot.dp_release draws a private geodesic against the non-private one"
     expect_error(plot(rel, data = list(x = d$x[-1], y = d$y)), class = "dpmanifold_error")
     # Without the non-private fit only the private geodesic is drawn.
     rel_only <- dp_geodesic_regression(d$M, d$x, d$y, epsilon = 2, tau = 0.2, center = ctr, radius = 0.7,
-                                       x_range = c(0, 1), mcmc = quick_mcmc())
+                                       x_range = c(0, 1))
     expect_silent(plot(rel_only, data = list(x = d$x, y = d$y)))
 
     P <- spd(2)
     Y <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 40))
     relP <- dp_geodesic_regression(P, d$x[1:40], Y, epsilon = 5, tau = 1, center = diag(2), radius = 1.5,
-                                   x_range = c(0, 1), mcmc = quick_mcmc(), return_nonprivate = TRUE)
+                                   x_range = c(0, 1), return_nonprivate = TRUE)
     expect_invisible(plot(relP, data = list(x = d$x[1:40], y = Y), at = c(0, 0.5, 1)))
 
     cc <- with_seed(5, simulate_corpus_callosum(20, k = 20))
     K <- kendall_shape(20)
     ctrK <- frechet_mean(K, cc$shapes)$mean
     relK <- dp_geodesic_regression(K, cc$covariates$age, cc$shapes, epsilon = 50, tau = 0.1, center = ctrK,
-                                   radius = 0.2, x_range = range(cc$covariates$age), mcmc = quick_mcmc(),
+                                   radius = 0.2, x_range = range(cc$covariates$age),
                                    return_nonprivate = TRUE)
     expect_invisible(plot(relK, data = list(x = cc$covariates$age, y = cc$shapes)))
     expect_silent(plot(relK, at = 60))
