@@ -66,7 +66,7 @@ regression_options <- function(M, epsilon, method, tau, p_radius, v_bound, local
   # Options of other methods are refused, not ignored: a user who tunes a
   # chain that does not run should hear so.
   runs <- sprintf("method = \"%s\"%s", method, if (flat) " on euclidean()" else "")
-  if (!is.null(mcmc) && (exact_only || method == "sequential")) {
+  if (!is.null(mcmc) && method %in% c("gauss_newton", "tangent")) {
     abort_arg("mcmc", sprintf("does not apply: %s runs no chain", runs), call)
   }
   if (method != "joint") {

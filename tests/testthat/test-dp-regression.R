@@ -508,6 +508,10 @@ test_that("dp_geodesic_regression validates its inputs with classed errors namin
   expect_error(call_with(mcmc = mcmc_control(steps = 10)), "`mcmc`.*gauss_newton.*no chain", class = "dpmanifold_error")
   expect_error(call_with(method = "energy", weight = 2), "`weight`.*joint", class = "dpmanifold_error")
   expect_error(call_with(localise = 0.3), "`localise`.*joint", class = "dpmanifold_error")
+  # (on euclidean() the chain methods run as "tangent")
+  expect_error(dp_geodesic_regression(euclidean(3), D$x, D$y, epsilon = 1, tau = 0.15, center = c(0, 0, 0), radius = 2,
+                                      x_range = c(0, 1), method = "energy", mcmc = mcmc_control(steps = 10)),
+               "`mcmc`.*tangent.*euclidean", class = "dpmanifold_error")
   expect_error(call_with(p_radius = 2), "`p_radius`", class = "dpmanifold_error")
   expect_error(call_with(sampler = "exact", method = "joint", x = runif(2000), y = D$y[rep(1:30, length.out = 2000), ]),
                "`sampler`", class = "dpmanifold_error")
