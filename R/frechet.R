@@ -17,7 +17,11 @@
 #' @param tol Convergence tolerance on the Riemannian gradient norm.
 #' @return An object of class `frechet_mean`: a list with `mean` (a point in
 #'   the layout of `M`), `iterations`, `grad_norm`, `objective` (F at the
-#'   mean) and `converged`. A warning is raised when it did not converge.
+#'   mean), `converged`, `n` and `manifold`; on `euclidean()` also
+#'   `sampling`, what lm's confidence intervals need. A warning is raised
+#'   when it did not converge. Methods (see [frechet_mean-methods]):
+#'   `print`, `summary`, `coef`, `nobs` and `confint` (lm's, on
+#'   `euclidean()`).
 #' @references Soto et al. (2022), supplement B.1 (gradient descent for the
 #'   Frechet mean); Reimherr, Bharath and Soto (2021).
 #' @examples
@@ -25,6 +29,9 @@
 #' X <- mfd_exp(S2, c(0, 0, 1), 0.3 * mfd_random_tangent(S2, c(0, 0, 1), 20))
 #' fm <- frechet_mean(S2, X)
 #' fm
+#' coef(fm)
+#' @seealso [frechet_mean-methods], [dp_frechet_mean()] for the private
+#'   estimate.
 #' @export
 frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
   check_manifold(M)
@@ -47,19 +54,9 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
   }
   structure(list(mean = from_ambient(M, matrix(r$mean), single = TRUE),
                  iterations = r$iterations, grad_norm = r$grad_norm,
-                 objective = r$objective, converged = r$converged, n = n, manifold = M),
+                 objective = r$objective, converged = r$converged, n = n, manifold = M,
+                 sampling = if (inherits(M, "euclidean")) mean_sampling(Xa, w, r$mean)),
             class = "frechet_mean")
-}
-
-#' @export
-print.frechet_mean <- function(x, ...) {
-  check_fields(x, "frechet_mean", c("mean", "iterations", "grad_norm", "objective", "converged", "n", "manifold"))
-  cat(sprintf("<frechet_mean> on %s, n = %d\n", manifold_label(x$manifold), x$n))
-  cat(sprintf("  %s after %d iterations (gradient norm %.2e), objective %.6g\n",
-              if (x$converged) "converged" else "NOT converged", x$iterations, x$grad_norm, x$objective))
-  cat("  mean:\n")
-  print(signif(x$mean, 5))
-  invisible(x)
 }
 
 # Data points: a manifold may accept data in a raw form (Kendall: k x 2
@@ -79,6 +76,15 @@ check_weights <- function(weights, n, call = sys.call(-1)) {
     is.finite(sum(weights)) && sum(weights) > 0
   if (!ok) abort_arg("weights", sprintf("must be %d finite non-negative numbers, not all zero", n), call)
   as.numeric(weights)
+}
+
+# On euclidean() the mean is lm(X ~ 1, weights = w)'s coefficient: what its
+# confidence intervals need, per coordinate (the weighted residual sums of
+# squares, the total weight and the residual degrees of freedom: lm drops
+# zero weights from them).
+mean_sampling <- function(Xa, w, mean) {
+  R <- Xa - mean
+  list(ss = as.numeric((R^2) %*% w), sum_w = sum(w), df = sum(w > 0) - 1L)
 }
 
 # Start at the data point closest (in summed squared distance) to the others;

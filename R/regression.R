@@ -30,8 +30,10 @@
 #'   layout of `y`), `residuals` (list of tangent vectors `vectors`, at the
 #'   fitted points, and their `norms`), `energy`, `r_squared` (1 - E / the
 #'   Frechet variance; `NA`, with a warning, when all responses are the same
-#'   point), and convergence diagnostics. Methods: `print`,
-#'   `summary`, `coef`, `fitted`, `residuals`, `predict`, `plot`.
+#'   point), and convergence diagnostics. Methods (see
+#'   [geodesic_regression-methods]): `print`, `summary`, `coef`, `fitted`,
+#'   `residuals`, `predict`, `nobs`, `confint` and `vcov` (lm's, on
+#'   `euclidean()` fits), and `plot` ([plot.geodesic_regression()]).
 #' @references Fletcher (2013), Geodesic regression and the theory of least
 #'   squares on Riemannian manifolds; Kulkarni and Soto, DP geodesic
 #'   regression, eq. 5-8 and appendix B.3.
@@ -43,6 +45,8 @@
 #' fit <- geodesic_regression(S2, x, y)
 #' fit
 #' predict(fit, c(0, 0.5, 1))
+#' @seealso [geodesic_regression-methods] for the methods of the fit,
+#'   [dp_geodesic_regression()] for the private estimate.
 #' @export
 geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
   cl <- match.call()
@@ -128,83 +132,6 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
   x01 <- pmin(pmax(x01, 0), 1)
   if (diff(range(x01)) <= 0) abort_arg("x", "is constant (after clamping to `x_range`): no regression possible", call)
   list(x = x, x01 = x01, range = x_range, clamped = clamped)
-}
-
-#' @export
-print.geodesic_regression <- function(x, ...) {
-  check_fields(x, "geodesic_regression", c("n", "manifold", "x_range", "energy", "r_squared", "converged",
-                                           "iterations", "coef"))
-  cat(sprintf("<geodesic_regression> %d points on %s\n", x$n, manifold_label(x$manifold)))
-  cat(sprintf("  covariate range [%g, %g]; energy %.6g; R^2 %.4f; %s after %d iterations\n",
-              x$x_range[1], x$x_range[2], x$energy, x$r_squared,
-              if (x$converged) "converged" else "NOT converged", x$iterations))
-  cat(sprintf("  footpoint p (at x = %g, the middle of the x range):\n", x$coef$x0))
-  print(signif(x$coef$p, 5))
-  cat("  velocity v (per unit of x):\n")
-  print(signif(x$coef$v, 5))
-  invisible(x)
-}
-
-#' @export
-summary.geodesic_regression <- function(object, ...) {
-  check_fields(object, "geodesic_regression", c("n", "manifold", "x_range", "energy", "r_squared", "converged",
-                                                "iterations", "coef", "residuals", "frechet_variance", "grad_norm"),
-               arg = "object")
-  M <- object$manifold
-  structure(list(
-    n = object$n, manifold = manifold_label(M), energy = object$energy,
-    r_squared = object$r_squared, frechet_variance = object$frechet_variance,
-    residual_norms = stats::quantile(object$residuals$norms, c(0, 0.25, 0.5, 0.75, 1)),
-    geodesic_length = diff(object$x_range) *
-      sqrt(sum(cpp_inner(M, to_ambient(M, object$coef$p, "p"), to_ambient(M, object$coef$v, "v"), to_ambient(M, object$coef$v, "v")))),
-    iterations = object$iterations, grad_norm = object$grad_norm, converged = object$converged,
-    x_range = object$x_range), class = "summary.geodesic_regression")
-}
-
-#' @export
-print.summary.geodesic_regression <- function(x, ...) {
-  cat(sprintf("Geodesic regression on %s, n = %d\n", x$manifold, x$n))
-  cat(sprintf("  energy E = %.6g, Frechet variance %.6g, R^2 = %.4f\n", x$energy, x$frechet_variance, x$r_squared))
-  cat(sprintf("  geodesic length |v| = %.4g over x in [%g, %g]\n", x$geodesic_length, x$x_range[1], x$x_range[2]))
-  cat("  residual norms:\n")
-  print(signif(x$residual_norms, 4))
-  cat(sprintf("  %s after %d iterations, gradient norm %.2e\n",
-              if (x$converged) "converged" else "NOT converged", x$iterations, x$grad_norm))
-  invisible(x)
-}
-
-#' @export
-coef.geodesic_regression <- function(object, ...) {
-  regression_coef(object$manifold, object$coef$p, object$coef$v, object$coef$x0)
-}
-
-#' @export
-fitted.geodesic_regression <- function(object, ...) object$fitted
-
-#' @export
-residuals.geodesic_regression <- function(object, ...) object$residuals
-
-#' @export
-predict.geodesic_regression <- function(object, newdata = NULL, ...) {
-  check_fields(object, "geodesic_regression", c("manifold", "coef", "x_range", "fitted"), arg = "object")
-  if (is.null(newdata)) return(object$fitted)
-  curve <- regression_release_curve(object$manifold, object$coef$p, object$coef$v, object$coef$x0, object$x_range)
-  predict_geodesic(object$manifold, curve$p, curve$v, object$x_range, newdata)
-}
-
-# The geodesic with footpoint p at the lower end of x_range and v the change
-# over it (the curves of the plots), at the covariate values `newdata`.
-predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1)) {
-  if (!is.numeric(newdata) || !length(newdata) || any(!is.finite(newdata))) {
-    abort_arg("newdata", "must be finite numeric covariate values", call)
-  }
-  check_output_size(length(newdata), M$ambient_dim, "newdata", call)
-  P <- to_ambient(M, p, "p", call)
-  V <- to_ambient(M, v, "v", call)
-  t <- (as.numeric(newdata) - x_range[1]) / (x_range[2] - x_range[1])
-  Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), "newdata", "tangent", call)
-  out <- check_representable(M, cpp_binary_op(M, "exp", P, Vt), "newdata", "point", call)
-  from_ambient(M, out, single = length(t) == 1L)
 }
 
 #' Sensitivities of a private geodesic regression
