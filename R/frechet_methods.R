@@ -73,9 +73,15 @@ print.summary.frechet_mean <- function(x, ...) {
   cat(sprintf("  objective F = %.6g, root mean squared distance to the mean %.4g\n", x$objective, x$rms_distance))
   cat("  mean:\n")
   print(signif(x$mean, 5))
+  cat_convergence(x)
+  invisible(x)
+}
+
+# The last line of a non-private fit's summary (Frechet mean, geodesic
+# regression): how its iteration ended.
+cat_convergence <- function(x) {
   cat(sprintf("  %s after %d iterations, gradient norm %.2e\n",
               if (x$converged) "converged" else "NOT converged", x$iterations, x$grad_norm))
-  invisible(x)
 }
 
 #' @rdname frechet_mean-methods

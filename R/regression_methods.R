@@ -117,8 +117,7 @@ print.summary.geodesic_regression <- function(x, ...) {
   cat(sprintf("  geodesic length |v| = %.4g over x in [%g, %g]\n", x$geodesic_length, x$x_range[1], x$x_range[2]))
   cat("  residual norms:\n")
   print(signif(x$residual_norms, 4))
-  cat(sprintf("  %s after %d iterations, gradient norm %.2e\n",
-              if (x$converged) "converged" else "NOT converged", x$iterations, x$grad_norm))
+  cat_convergence(x)
   invisible(x)
 }
 
