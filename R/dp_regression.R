@@ -67,7 +67,10 @@
 #' length on curved spaces when the data lie far from the centre);
 #' `"energy"`, the exponential mechanism on the clipped energy, and
 #' `"linearised"`, that law as a first stage then a split SSP, both drawn by
-#' a chain ((epsilon, delta)-DP, delta unknown); `"joint"`, the K-norm
+#' a chain ((epsilon, delta)-DP, delta unknown; where n epsilon is small
+#' against the domain the law itself puts most of its mass far from the
+#' data, and a chain that stays near them is not drawing it: SPD(2),
+#' n = 50, epsilon = 1 in proof section 8); `"joint"`, the K-norm
 #' gradient law of Kulkarni and Soto (exact sampler when a public bound
 #' makes it affordable, else a chain); `"sequential"`, the seed paper's
 #' procedure, which is **not** DP (a leak warning; for reproducing the
