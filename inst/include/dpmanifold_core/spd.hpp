@@ -93,7 +93,12 @@ inline M as_mat(const Vec& v, int k) { return Eigen::Map<const M>(v.data(), k, k
 template <class M>
 inline Vec as_vec(const M& m) { return Eigen::Map<const Vec>(m.data(), m.size()); }
 template <class M>
-inline M symmetrize(const M& m) { return 0.5 * (m + m.transpose()); }
+inline M symmetrize(const M& m) {
+  M s = m + m.transpose();
+  if (s.allFinite()) return 0.5 * s;
+  // entries above half the largest double: halve first (the sum overflowed)
+  return 0.5 * m + 0.5 * m.transpose();
+}
 
 // log(1 + r) / r, accurate for small r.
 inline double log1p_ratio(double r) {
@@ -295,9 +300,21 @@ class SPDSpaceT : public Manifold {
     if (e != 0) P = spd_ops::ldexp_mat(P, -e);
     if ((P - P.transpose()).norm() > tol * std::max(1.0, P.norm())) return "is not symmetric";
     M L;
-    if (!spd_ops::cholesky_lower<M>(spd_ops::symmetrize<M>(P), L)) return "is not positive definite";
+    if (!spd_ops::cholesky_lower<M>(spd_ops::symmetrize<M>(P), L) || !(L.diagonal().minCoeff() > 0.0)) {
+      // Scaled by the largest entry, a positive definite matrix whose
+      // eigenvalues span more than the double range (diag(1e300, 1e-300))
+      // loses its small ones to underflow. Unscaled, its Cholesky factor
+      // (square roots of the entries' scale) still fits: then it is a
+      // point of the manifold, only singular in double precision, and is
+      // replaced like any such record, not refused (its value must not
+      // decide whether a release errors).
+      M L0;
+      const M P0 = spd_ops::symmetrize<M>(mat(p));
+      if (e != 0 && spd_ops::cholesky_lower<M>(P0, L0) && L0.allFinite() && L0.diagonal().minCoeff() > 0.0)
+        return kSingular;
+      return "is not positive definite";
+    }
     EigVec l = L.diagonal();
-    if (!(l.minCoeff() > 0.0)) return "is not positive definite";
     if (l.minCoeff() < 1e-7 * l.maxCoeff()) return kSingular;
     return "";
   }
