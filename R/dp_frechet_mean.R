@@ -111,9 +111,11 @@
 #'   `NULL`.
 #' @param bounds_share A share of `epsilon` (in (0, 1)) spent on choosing the
 #'   ball privately (epsilon-DP releases only): half on a private centre, half
-#'   on a private radius (the 0.98-quantile of the distances from it, by the
-#'   exponential mechanism over a grid); the mean then runs on that ball with
-#'   the rest. On `sphere()` and `kendall_shape()` no public bound is needed;
+#'   on a private radius (the 0.9-quantile of the distances from it, by the
+#'   exponential mechanism over a grid, widened by 1.25); the mean then runs
+#'   on that ball with the rest. The radius stage needs \eqn{n\epsilon_r \ge
+#'   43} (\eqn{\epsilon_r} its share); below, a [dpmanifold_low_utility]
+#'   warning says the radius falls towards the grid's smallest. On `sphere()` and `kendall_shape()` no public bound is needed;
 #'   elsewhere `center` and `radius` give a coarse public ball that holds the
 #'   data. The release prints epsilon-DP for the whole and each stage's share.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.

@@ -13,6 +13,10 @@ test_that("private bounds on the sphere: no public input, no leak, epsilon-DP fo
   X <- cap_data(S2, c(0, 1, 0), 1000, 0.3)
   expect_silent(r <- dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.2))
   expect_equal(r$privacy$guarantee, "epsilon-DP (exact sampler); epsilon = 1")
+  # too little for the radius stage (n epsilon_r = 5 against the 43 its grid
+  # needs): the radius would fall to the grid's smallest; the release says so
+  expect_warning(dp_frechet_mean(S2, X[1:50, ], epsilon = 1, bounds_share = 0.2),
+                 "radius stage n epsilon = 5, below the 43", class = "dpmanifold_low_utility")
   expect_true(r$privacy$private)
   expect_equal(unname(r$privacy$split), c(0.1, 0.1, 0.8))
   expect_equal(vapply(r$stages, function(s) s$name, ""), c("center", "radius", "mean"))
