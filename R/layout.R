@@ -37,7 +37,7 @@
 #' covs <- lapply(1:10, function(i) cov(matrix(rnorm(60), 20)))
 #' frechet_mean(spd(3), covs)$mean
 #' square <- rbind(c(0, 0), c(1, 0), c(1, 1), c(0, 1))
-#' shapes <- array(as.vector(square) + rnorm(80, sd = 0.05), c(4, 2, 10))
+#' shapes <- array(as.vector(square) + rnorm(1600, sd = 0.05), c(4, 2, 200))
 #' dp_frechet_mean(kendall_shape(4), shapes, epsilon = 1, center = square, radius = 0.3)
 NULL
 
