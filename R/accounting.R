@@ -277,11 +277,15 @@ spend_budget <- function(budget, privacy, label, call = sys.call(-1)) {
   if (isTRUE(privacy$delta_unknown)) refuse("its delta is unknown (a finite MCMC chain), so no budget can account for it")
   P <- c(budget$ledger$charges, list(privacy))
   tot <- budget_total(budget, P)
+  # (a relative tolerance for the rounding of sums only: a delta-0 budget
+  # takes no delta at all)
   tol <- 1e-12
-  if (tot$epsilon > budget$epsilon * (1 + tol) || tot$delta > budget$delta * (1 + tol) + tol) {
+  if (tot$epsilon > budget$epsilon * (1 + tol) || tot$delta > budget$delta * (1 + tol)) {
     left <- budget_left(budget)
-    refuse(sprintf("it would spend %s, and the budget (epsilon = %g, delta = %g) has epsilon = %.6g, delta = %.3g left",
-                   notion_parameters(privacy), budget$epsilon, budget$delta, left$epsilon, left$delta))
+    refuse(sprintf(paste("it would spend %s, bringing the total to epsilon = %.6g, delta = %.3g, and the budget",
+                         "(epsilon = %g, delta = %g) has epsilon = %.6g, delta = %.3g left"),
+                   notion_parameters(privacy), tot$epsilon, tot$delta, budget$epsilon, budget$delta,
+                   left$epsilon, left$delta))
   }
   budget$ledger$charges <- P
   budget$ledger$labels <- c(budget$ledger$labels, label)

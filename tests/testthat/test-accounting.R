@@ -86,6 +86,26 @@ test_that("update() on a release says it spends privacy again", {
   expect_message(update(rel3, epsilon = 0.25), "spends privacy again", class = "dpmanifold_budget_message")
 })
 
+test_that("a budget takes no delta beyond its own, and says what a refused release would total", {
+  set.seed(8)
+  E <- euclidean(2)
+  X <- matrix(runif(20, -0.5, 0.5), 10)
+  wg <- function(d, b) suppressWarnings(dp_frechet_mean(E, X, 0.3, "wrapped_gaussian", delta = d, center = c(0, 0),
+                                                        radius = 1, budget = b), classes = "dpmanifold_low_utility")
+  b0 <- dp_budget(1)
+  expect_error(wg(1e-12, b0), "delta", class = "dpmanifold_budget_exceeded")
+  expect_equal(budget_spent(b0)$delta, 0)
+  b1 <- dp_budget(1, delta = 1e-6)
+  expect_error(wg(1e-6 + 9e-13, b1), class = "dpmanifold_budget_exceeded")
+  expect_s3_class(wg(1e-6, b1), "dp_release")
+  # an RDP release is compared after conversion, and the message says so
+  b2 <- dp_budget(2, delta = 1e-5)
+  e <- tryCatch(dp_frechet_mean(E, X, 0.05, "wrapped_gaussian", alpha = 4, center = c(0, 0), radius = 1,
+                                budget = b2), error = identity)
+  expect_s3_class(e, "dpmanifold_budget_exceeded")
+  expect_match(conditionMessage(e), "bringing the total to epsilon = [0-9.]+, delta = 1e-05")
+})
+
 test_that("update() reruns a call whose data are column expressions, and asks for data it does not keep", {
   set.seed(7)
   dat <- data.frame(age = runif(30))
