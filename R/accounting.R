@@ -266,7 +266,10 @@ prospective_privacy <- function(privacy, not_private, chain) {
 
 # Charge `privacy` (a validated privacy list of a release about to be made)
 # to `budget`, or refuse before any data are read.
-spend_budget <- function(budget, privacy, label, call = sys.call(-1)) {
+# charge = FALSE only checks (before the data are read); the charge itself
+# comes once every input is validated, just before the draw, so that an
+# input error costs no budget.
+spend_budget <- function(budget, privacy, label, call = sys.call(-1), charge = TRUE) {
   if (is.null(budget)) return(invisible(NULL))
   check_budget(budget, call = call)
   refuse <- function(why) {
@@ -287,6 +290,7 @@ spend_budget <- function(budget, privacy, label, call = sys.call(-1)) {
                    notion_parameters(privacy), tot$epsilon, tot$delta, budget$epsilon, budget$delta,
                    left$epsilon, left$delta))
   }
+  if (!charge) return(invisible(budget))
   budget$ledger$charges <- P
   budget$ledger$labels <- c(budget$ledger$labels, label)
   invisible(budget)

@@ -152,11 +152,15 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   if (!is.null(bounds_share)) {
     return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
   }
-  # the charge, before any data are read (all of it is public)
-  spend_budget(budget, prospective_privacy(
+  # the public ball and footpoint validated and the budget checked before
+  # any data are read (all of it is public); the charge once the data are
+  # valid, just before the draw
+  if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius)
+  if (!is.null(footpoint)) as_points(M, footpoint, "footpoint")
+  priv <- prospective_privacy(
     opts$privacy, not_private = is.null(center) || is.null(radius) || seed_scale || return_nonprivate,
-    chain = opts$sampler == "mcmc" && (opts$mechanism %||% "laplace") %in% c("laplace", "kng")),
-    "frechet_mean")
+    chain = opts$sampler == "mcmc" && (opts$mechanism %||% "laplace") %in% c("laplace", "kng"))
+  spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xa <- release_layout(M, X, "X")
   # bounds from the data (not private, with the leak warning) need the
   # validated data; a public ball does not
@@ -164,6 +168,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                       center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)
+  spend_budget(budget, priv, "frechet_mean")
   release_frechet_points(mech, Xa, return_nonprivate, call = cl)
 }
 
@@ -214,8 +219,14 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
     abort_arg("bounds_share", "applies to epsilon-DP releases (not delta, mu or alpha)", call)
   }
   if (isTRUE(opts$seed_scale)) abort_arg("bounds_share", "does not combine with `seed_scale = TRUE`", call)
-  spend_budget(budget, prospective_privacy(opts$privacy, not_private = return_nonprivate,
-                                           chain = opts$sampler == "mcmc"), "frechet_mean")
+  if (!inherits(M, c("sphere", "kendall_shape")) && (is.null(center) || is.null(radius))) {
+    abort_arg(if (is.null(center)) "center" else "radius",
+              sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
+                      manifold_label(M)), call)
+  }
+  if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius, call = call)
+  priv <- prospective_privacy(opts$privacy, not_private = return_nonprivate, chain = opts$sampler == "mcmc")
+  spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xv <- as_release_data(M, X, "X", call)
   eps <- opts$privacy$epsilon
   pb <- private_ball_stages(M, Xv, eps, share, center, radius, call = call)
@@ -224,5 +235,6 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
                                   footpoint = pb$center, call = call)
   mech <- compose_private_bounds(mech, pb, opts$privacy)
+  spend_budget(budget, priv, "frechet_mean")
   release_frechet_points(mech, Xv, return_nonprivate, call = cl)
 }

@@ -44,17 +44,18 @@ release <- function(mechanism, ...) {
   UseMethod("release")
 }
 
-# The common start of every release() method: the charge to the budget
-# (before the data are read), the layout of the data (argument `arg`) and
-# the number of records against the mechanism's public n.
+# The common start of every release() method: the budget's check (before
+# the data are read), the layout of the data (argument `arg`), the number of
+# records against the mechanism's public n, then the charge.
 release_start <- function(mech, X, arg, return_nonprivate, budget, call = sys.call(-1)) {
   check_flag(return_nonprivate, "return_nonprivate", call = call)
-  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
-               mech$statistic)
+  priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
+  spend_budget(budget, priv, mech$statistic, charge = FALSE)
   A <- release_layout(mech$manifold, X, arg, call)
   if (ncol(A) != mech$n) {
     abort_arg(arg, sprintf("holds %d points but the mechanism was built for n = %d", ncol(A), mech$n), call)
   }
+  spend_budget(budget, priv, mech$statistic)
   A
 }
 

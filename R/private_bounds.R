@@ -40,11 +40,8 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
     st <- dp_stage("center", "knorm", epsilon = e_c, sensitivity = sqrt(2) / n, sigma = s, proof = "private-bounds",
                    detail = "top eigenvector of the mean of z z*, Frobenius norm")
   } else {
-    if (is.null(center) || is.null(radius)) {
-      abort_arg(if (is.null(center)) "center" else "radius",
-                sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
-                        manifold_label(M)), call)
-    }
+    # (center and radius were required and validated before the budget's
+    # charge: frechet_with_private_bounds())
     coarse <- public_ball(M, NULL, center, radius, call = call)
     mech <- build_frechet_mechanism(M, n, list(mechanism = NULL, privacy = list(type = "pure", epsilon = e_c, delta = 0),
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),

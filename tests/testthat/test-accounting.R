@@ -86,6 +86,25 @@ test_that("update() on a release says it spends privacy again", {
   expect_message(update(rel3, epsilon = 0.25), "spends privacy again", class = "dpmanifold_budget_message")
 })
 
+test_that("an input error costs no budget", {
+  set.seed(9)
+  S2 <- sphere(2)
+  X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 30))
+  b <- dp_budget(1)
+  f <- function(...) tryCatch(dp_frechet_mean(S2, X, epsilon = 0.5, budget = b, ...), dpmanifold_error = identity)
+  expect_s3_class(f(center = c(0, 0, 1), radius = 2), "dpmanifold_error")           # radius beyond r*
+  expect_s3_class(f(center = c(0, 0, 2), radius = 0.3), "dpmanifold_error")         # centre off the sphere
+  expect_s3_class(tryCatch(dp_frechet_mean(S2, X[, 1:2], 0.5, center = c(0, 0, 1), radius = 0.3, budget = b),
+                           dpmanifold_error = identity), "dpmanifold_error")          # malformed data
+  expect_s3_class(tryCatch(dp_frechet_mean(euclidean(3), X, 0.5, bounds_share = 0.2, budget = b),
+                           dpmanifold_error = identity), "dpmanifold_error")          # no coarse ball
+  m <- frechet_mechanism(S2, n = 30, epsilon = 0.5, center = c(0, 0, 1), radius = 0.3)
+  expect_s3_class(tryCatch(release(m, X[1:10, ], budget = b), dpmanifold_error = identity), "dpmanifold_error")
+  expect_equal(budget_spent(b)$epsilon, 0)
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 0.5)
+})
+
 test_that("a budget takes no delta beyond its own, and says what a refused release would total", {
   set.seed(8)
   E <- euclidean(2)
