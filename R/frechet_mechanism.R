@@ -256,6 +256,12 @@ check_noise_representable <- function(M, radius, sigma, kind, in_ball = FALSE, c
 # Which privacy notion a call asks for, validated.
 resolve_privacy <- function(mechanism, epsilon, delta, mu, alpha, call = sys.call(-1)) {
   if (mechanism == "wrapped_gaussian") {
+    # one way to state the guarantee: a second would be silently overruled
+    given <- c(delta = !is.null(delta), mu = !is.null(mu), alpha = !is.null(alpha))
+    if (sum(given) > 1) {
+      abort_arg(names(given)[given][2], sprintf("conflicts with `%s`: give one of `delta` ((epsilon, delta)-DP), `mu` (Gaussian DP) or `alpha` (Renyi DP)",
+                                               names(given)[given][1]), call)
+    }
     if (!is.null(mu)) {
       check_positive_number(mu, "mu", call = call)
       return(list(type = "gdp", mu = mu, epsilon = NA_real_, delta = 0))

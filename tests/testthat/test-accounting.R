@@ -86,6 +86,15 @@ test_that("update() on a release says it spends privacy again", {
   expect_message(update(rel3, epsilon = 0.25), "spends privacy again", class = "dpmanifold_budget_message")
 })
 
+test_that("the Gaussian mechanism's guarantee is stated one way", {
+  E <- euclidean(2)
+  X <- matrix(runif(20, -0.5, 0.5), 10)
+  g <- function(...) dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", center = c(0, 0), radius = 1, ...)
+  expect_error(g(epsilon = 1, delta = 1e-5, alpha = 2), "`alpha` conflicts with `delta`", class = "dpmanifold_error")
+  expect_error(g(epsilon = 1, delta = 1e-5, mu = 0.5), "`mu` conflicts with `delta`", class = "dpmanifold_error")
+  expect_error(g(mu = 0.5, alpha = 2), "`alpha` conflicts with `mu`", class = "dpmanifold_error")
+})
+
 test_that("an input error costs no budget", {
   set.seed(9)
   S2 <- sphere(2)
