@@ -237,6 +237,12 @@ max_representable_distance <- function(M) {
 # A law that stays in the ball (KNG, truncated Laplace, any chain) only
 # needs the ball itself to be representable.
 check_noise_representable <- function(M, radius, sigma, kind, in_ball = FALSE, call = sys.call(-1)) {
+  # a radius so small that the noise scale underflows to zero (or to a
+  # subnormal): the samplers need a positive normal sigma
+  if (is.finite(sigma) && !(sigma >= .Machine$double.xmin)) {
+    abort_arg("radius", sprintf("is %.4g: too small for double precision (the noise scale underflows)", radius), call,
+              class = "dpmanifold_not_representable")
+  }
   lim <- max_representable_distance(M)
   if (is.infinite(lim)) return(invisible(TRUE))
   if (radius > lim) {

@@ -333,6 +333,7 @@ hostile_calls <- list(
   h(dp_frechet_mean(S2, Xs, 1, center = N, radius = 0.5, return_nonprivate = "yes"), "return_nonprivate"),
   h(dp_frechet_mean(S2, Xs, 1, center = N, radius = 0.5, mcmc = mcmc_control(steps = 1e10)), "steps"),
   h(dp_frechet_mean(list(), Xs, 1), "M"),
+  h(dp_frechet_mean(S2, Xs, 1, center = N, radius = 5e-324), "radius"),
   h(dp_frechet_mean(S2, Xs, 1, center = N, radius = 0.5, delta = 2), "delta"),
   h(dp_frechet_mean(S2, Xs * 2, 1, center = N, radius = 0.5), "X"),
   # --- private geodesic regression ---------------------------------------
