@@ -42,16 +42,21 @@ frechet_expected_error <- function(M, mechanism, sigma, radius) {
   list(value = v, what = "mean distance to the non-private mean, flat approximation")
 }
 
+# The warning itself, for every rule that reads public inputs only.
+signal_low_utility <- function(message, call) {
+  warning(structure(class = c("dpmanifold_low_utility", "warning", "condition"),
+                    list(message = message, call = call)))
+}
+
 # (scale: the public size the error is weighed against, and its name; the
 # regression weighs a line's shift against the public domain's)
 warn_low_utility <- function(err, radius, call = sys.call(-1), scale = "the public radius",
                              fills = "the noise fills the ball", tighten = "the radius") {
   if (is.finite(err$value) && err$value >= radius) {
-    warning(structure(class = c("dpmanifold_low_utility", "warning", "condition"),
-                      list(message = sprintf(paste("the expected error of this release (%.3g) is at least %s (%.3g):",
-                                                   "%s, and releasing the public centre would do as well",
-                                                   "at no privacy cost; raise epsilon or n, or tighten %s"),
-                                             err$value, scale, radius, fills, tighten), call = call)))
+    signal_low_utility(sprintf(paste("the expected error of this release (%.3g) is at least %s (%.3g):",
+                                     "%s, and releasing the public centre would do as well",
+                                     "at no privacy cost; raise epsilon or n, or tighten %s"),
+                               err$value, scale, radius, fills, tighten), call)
   }
   invisible(err)
 }

@@ -60,10 +60,10 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
   # data mean in 200 of 200 releases). Public inputs only.
   need <- 2 * .private_ball$prior * .private_ball$levels / .private_ball$quantile
   if (n * e_r < need) {
-    warning(structure(class = c("dpmanifold_low_utility", "warning", "condition"), list(message = sprintf(paste(
+    signal_low_utility(sprintf(paste(
       "`bounds_share` leaves the radius stage n epsilon = %.3g, below the %.0f its grid needs: the private",
       "radius tends to the grid's smallest and the release to its private centre; raise epsilon, n or",
-      "bounds_share, or give a public ball"), n * e_r, need), call = call)))
+      "bounds_share, or give a public ball"), n * e_r, need), call)
   }
   grid <- rmax * .private_ball$step^(.private_ball$levels:0)
   d <- cpp_dist(M, matrix(ctr), Xa)
