@@ -154,7 +154,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   }
   # the public ball and footpoint validated and the budget checked before
   # any data are read (all of it is public); the charge once the data are
-  # valid, just before the draw
+  # found valid (an input error costs nothing)
   if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius)
   if (!is.null(footpoint)) as_points(M, footpoint, "footpoint")
   priv <- prospective_privacy(
@@ -168,8 +168,8 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                       center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)
-  spend_budget(budget, priv, "frechet_mean")
-  release_frechet_points(mech, Xa, return_nonprivate, call = cl)
+  release_frechet_points(mech, Xa, return_nonprivate, call = cl,
+                         charge = function() spend_budget(budget, priv, "frechet_mean", call = cl))
 }
 
 #' Default private mechanism of a manifold
@@ -228,6 +228,8 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   priv <- prospective_privacy(opts$privacy, not_private = return_nonprivate, chain = opts$sampler == "mcmc")
   spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xv <- as_release_data(M, X, "X", call)
+  # (charged before the first private stage: every stage after it draws)
+  spend_budget(budget, priv, "frechet_mean")
   eps <- opts$privacy$epsilon
   pb <- private_ball_stages(M, Xv, eps, share, center, radius, call = call)
   inner <- opts
@@ -235,6 +237,5 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
                                   footpoint = pb$center, call = call)
   mech <- compose_private_bounds(mech, pb, opts$privacy)
-  spend_budget(budget, priv, "frechet_mean")
   release_frechet_points(mech, Xv, return_nonprivate, call = cl)
 }

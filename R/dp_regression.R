@@ -149,10 +149,21 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, method, tau, p_radius, v_bound, localise,
                              weight, check_choice(sampler, c("auto", "exact", "mcmc"), "sampler"), mcmc)
   check_flag(return_nonprivate, "return_nonprivate")
+  # the public bounds validated and the budget checked before any data are
+  # read: what the release will spend is known from public inputs (a chain
+  # is refused below, once n fixes the sampler); the charge once the data
+  # are found valid
+  public_bounds <- !is.null(center) && !is.null(radius)
+  if (public_bounds) public_ball(M, NULL, center, radius)
+  if (!is.null(x_range)) check_x_range(x_range)
+  from_data <- !public_bounds || (is.null(opts$tau) && !opts$method %in% c("gauss_newton", "tangent"))
+  spend_budget(budget, prospective_privacy(list(type = "pure", epsilon = sum(opts$epsilon), delta = 0),
+                                           not_private = from_data || is.null(x_range) || return_nonprivate ||
+                                             opts$method == "sequential", chain = FALSE),
+               "geodesic_regression", charge = FALSE)
   Ya <- release_layout(M, y, "y")
   n <- ncol(Ya)
   cv <- private_covariate(x, n, x_range)
-  from_data <- is.null(center) || is.null(radius) || (is.null(opts$tau) && !opts$method %in% c("gauss_newton", "tangent"))
   Xa <- if (from_data) validate_release_points(M, Ya, "y") else Ya
   ball <- public_ball(M, Xa, center, radius)
   inferred <- c(ball$inferred, cv$inferred)
@@ -163,7 +174,8 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     inferred <- c(inferred, "tau")
   }
   mech <- build_regression_mechanism(M, n, opts, ball, cv$range, inferred)
-  spend_budget(budget, if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy,
-               mech$statistic)
-  release_regression_data(mech, cv, Ya, return_nonprivate, call = cl)
+  priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
+  spend_budget(budget, priv, mech$statistic, charge = FALSE)
+  release_regression_data(mech, cv, Ya, return_nonprivate, call = cl,
+                          charge = function() spend_budget(budget, priv, mech$statistic, call = cl))
 }

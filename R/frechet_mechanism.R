@@ -108,7 +108,10 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   err <- if (is.finite(scale$sigma)) frechet_expected_error(M, mechanism, scale$sigma, ball$radius)
   if (!is.null(err)) warn_low_utility(err, ball$radius, call = call)
   new_dp_mechanism("frechet_mean", M, n, privacy, bounds, list(stage), method = mechanism,
-                   not_private = not_private, spec = spec, expected_error = err, subclass = "dp_mechanism_frechet")
+                   not_private = not_private, spec = spec, expected_error = err, subclass = "dp_mechanism_frechet",
+                   build = list(fun = "build_frechet_mechanism",
+                                args = list(M = M, n = n, opts = opts, ball = ball, footpoint = footpoint,
+                                            inferred = inferred)))
 }
 
 #' @rdname frechet_mechanism
@@ -120,15 +123,18 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
-  Xa <- release_start(mechanism, X, "X", return_nonprivate, budget)
-  release_frechet_points(mechanism, Xa, return_nonprivate, call = sys.call(-1))
+  cl <- sys.call(-1)
+  st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
+  release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }
 
 # The data work of a Frechet-mean release (Xa: the data in ambient layout,
 # not yet validated): one call into C++ validates, replaces the points double
 # precision does not hold, clips and draws (release_frechet.hpp); the
 # ambient baselines take the prepared data back and draw in R.
-release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = NULL) {
+# `charge`: the budget's charge (or NULL), made once the data are found
+# valid, before anything of the draw is returned: invalid data cost nothing.
+release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = NULL, charge = NULL) {
   M <- mech$manifold
   s <- mech$spec
   baseline <- s$law == "euclidean_laplace"
@@ -141,6 +147,7 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   if (res$status == "malformed") {
     abort_arg("X", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
   }
+  if (!is.null(charge)) charge()
   if (res$status != "ok") {
     sampler_status_error(res, M, s$sigma, if (s$law == "laplace" && !s$truncated) Inf else s$radius,
                          if (s$law == "kng") "KNG" else "Riemannian Laplace", call)

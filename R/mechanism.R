@@ -16,6 +16,12 @@
 #' privately, say) states the rule here, and the release prints the values
 #' that were drawn (post-processing of a private output).
 #'
+#' A mechanism keeps the public inputs it was built from. [release()]
+#' rebuilds it from them and refuses (a classed error naming `mechanism`,
+#' before the budget or the data are touched) one whose fields were edited
+#' since: a release spends exactly what its mechanism prints. Invalid data
+#' are refused before the budget is charged.
+#'
 #' The proofs are shipped with the package:
 #' `system.file("proofs", package = "dpmanifold")` holds one document per
 #' mechanism, named by each stage's `proof` field.
@@ -44,19 +50,47 @@ release <- function(mechanism, ...) {
   UseMethod("release")
 }
 
-# The common start of every release() method: the budget's check (before
-# the data are read), the layout of the data (argument `arg`), the number of
-# records against the mechanism's public n, then the charge.
+# The common start of every release() method: the mechanism checked to be
+# what its public inputs build, the budget's check (before the data are
+# read), the layout of the data (argument `arg`) and the number of records
+# against the mechanism's public n. Returns the data and the charge, which
+# the release makes once the data are valid, just before the draw (an input
+# error costs no budget).
 release_start <- function(mech, X, arg, return_nonprivate, budget, call = sys.call(-1)) {
   check_flag(return_nonprivate, "return_nonprivate", call = call)
+  check_mechanism_intact(mech, call)
   priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
-  spend_budget(budget, priv, mech$statistic, charge = FALSE)
+  spend_budget(budget, priv, mech$statistic, charge = FALSE, call = call)
   A <- release_layout(mech$manifold, X, arg, call)
   if (ncol(A) != mech$n) {
     abort_arg(arg, sprintf("holds %d points but the mechanism was built for n = %d", ncol(A), mech$n), call)
   }
-  spend_budget(budget, priv, mech$statistic)
-  A
+  list(data = A, charge = function() spend_budget(budget, priv, mech$statistic, call = call))
+}
+
+# A mechanism releases what it prints only if every field is what its
+# public inputs build: it is rebuilt from the inputs it keeps (attribute
+# "build", set by new_dp_mechanism()) and must be identical. A hand-edited
+# epsilon, scale, stage or plan is refused before the budget is touched.
+.mechanism_builders <- c("build_frechet_mechanism", "build_regression_mechanism")
+
+check_mechanism_intact <- function(mech, call = sys.call(-1)) {
+  b <- attr(mech, "build")
+  altered <- function() {
+    abort_arg("mechanism", paste("was altered after it was built: its facts no longer match the public inputs",
+                                 "it was built from; build it again with frechet_mechanism() or regression_mechanism()"),
+              call)
+  }
+  if (!is.list(b) || !is.character(b$fun) || length(b$fun) != 1L || !b$fun %in% .mechanism_builders ||
+      !is.list(b$args)) {
+    altered()
+  }
+  quiet <- function(w) invokeRestart("muffleWarning")
+  fresh <- tryCatch(withCallingHandlers(do.call(get(b$fun, envir = asNamespace("dpmanifold")), b$args),
+                                        dpmanifold_low_utility = quiet, dpmanifold_privacy_leak = quiet),
+                    error = function(e) NULL)
+  if (is.null(fresh) || !identical(fresh, mech)) altered()
+  invisible(mech)
 }
 
 # A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,
@@ -87,7 +121,7 @@ stage_label <- function(s) {
 # release's error (a number and what it measures) or NULL.
 new_dp_mechanism <- function(statistic, manifold, n, privacy, bounds, stages, method,
                              not_private = character(), spec = list(), expected_error = NULL,
-                             subclass = NULL) {
+                             subclass = NULL, build = NULL) {
   names(stages) <- vapply(stages, function(s) s$name, character(1))
   reasons <- as.character(not_private)
   if (length(bounds$inferred)) {
@@ -103,7 +137,7 @@ new_dp_mechanism <- function(statistic, manifold, n, privacy, bounds, stages, me
   structure(list(statistic = statistic, manifold = manifold, n = n, privacy = privacy,
                  bounds = bounds, stages = stages, method = method, spec = spec,
                  expected_error = expected_error),
-            class = c(subclass, "dp_mechanism"))
+            class = c(subclass, "dp_mechanism"), build = build)
 }
 
 # Flattened facts of the stages, named as releases have always named them:

@@ -111,7 +111,10 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
   privacy <- list(type = "pure", epsilon = sum(opts$epsilon), delta = 0)
   new_dp_mechanism("geodesic_regression", M, n, privacy, bounds, plan$stages, method = method,
                    not_private = not_private, spec = c(base, list(opts = opts), plan$spec), expected_error = err,
-                   subclass = "dp_mechanism_regression")
+                   subclass = "dp_mechanism_regression",
+                   build = list(fun = "build_regression_mechanism",
+                                args = list(M = M, n = n, opts = opts, ball = ball, x_range = x_range,
+                                            inferred = inferred)))
 }
 
 #' @rdname regression_mechanism
@@ -121,34 +124,30 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
-  Ya <- release_start(mechanism, y, "y", return_nonprivate, budget)
-  cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range)
-  release_regression_data(mechanism, cv, Ya, return_nonprivate, call = sys.call(-1))
+  cl <- sys.call(-1)
+  st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
+  cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
+  release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)
 }
 
 # The data work of a regression release (Ya: the responses in ambient
 # layout, not yet validated; cv: the public covariate map's output).
-release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, call = NULL) {
+# `charge`: the budget's charge (or NULL), made once the data are found
+# valid, before anything of the draw is returned.
+release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, call = NULL, charge = NULL) {
   M <- mech$manifold
   s <- mech$spec
   if (mech$method %in% c("gauss_newton", "tangent")) {
-    if (!is.null(s$cpp$net) && !(nrow(s$cpp$net) %in% c(2L, 2L * M$dim))) {
-      abort_arg("mechanism", "was altered: its net does not match the manifold", call)
-    }
-    if (any(vapply(s$cpp$rounds, function(r) is.unsorted(r$grid, strictly = TRUE), NA))) {
-      abort_arg("mechanism", "was altered: a clip level grid does not increase", call)
-    }
-    if (isFALSE(s$cpp$design) && length(s$cpp$rounds)) {
-      abort_arg("mechanism", "was altered: it has rounds but no design stage", call)
-    }
     res <- cpp_release_regression(M, Ya, cv$t, s$cpp, isTRUE(return_nonprivate))
     if (res$status == "malformed") {
       abort_arg("y", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
     }
+    if (!is.null(charge)) charge()
     out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip), uncertainty = res$uncertainty)
     Y <- NULL
   } else {
     Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)
+    if (!is.null(charge)) charge()
     out <- legacy_release(mech, cv$t, Y)
   }
   p <- as.numeric(check_representable(M, matrix(out$p), "radius", "point", call))

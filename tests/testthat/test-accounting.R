@@ -114,6 +114,66 @@ test_that("an input error costs no budget", {
   expect_equal(budget_spent(b)$epsilon, 0.5)
 })
 
+test_that("a record off the manifold or a bad covariate costs no budget, on every release path", {
+  set.seed(10)
+  S2 <- sphere(2)
+  N <- c(0, 0, 1)
+  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+  Xbad <- X
+  Xbad[7, ] <- c(2, 0, 0)                                # not a unit vector
+  x <- runif(30)
+  xbad <- replace(x, 3, NA)
+  b <- dp_budget(1)
+  fails <- function(expr) expect_s3_class(tryCatch(expr, dpmanifold_error = identity), "dpmanifold_error")
+  fails(dp_frechet_mean(S2, Xbad, 0.5, center = N, radius = 0.3, budget = b))
+  fails(dp_frechet_mean(S2, Xbad, 0.5, bounds_share = 0.3, budget = b))
+  fails(release(frechet_mechanism(S2, n = 30, epsilon = 0.5, center = N, radius = 0.3), Xbad, budget = b))
+  reg <- function(...) dp_geodesic_regression(S2, ..., epsilon = 0.5, center = N, radius = 0.3, x_range = c(0, 1),
+                                              budget = b)
+  fails(reg(x, Xbad))
+  fails(reg(xbad, X))
+  fails(reg(x, Xbad, method = "energy", tau = 0.2, sampler = "exact"))
+  rm <- regression_mechanism(S2, 30, epsilon = 0.5, center = N, radius = 0.3, x_range = c(0, 1))
+  fails(release(rm, x, Xbad, budget = b))
+  fails(release(rm, xbad, X, budget = b))
+  expect_equal(budget_spent(b)$releases, 0)
+  expect_s3_class(release(rm, x, X, budget = b), "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 0.5)
+  # the regression refuses an overspend before it reads x or y
+  expect_error(dp_geodesic_regression(S2, "not x", "not y", epsilon = 0.6, center = N, radius = 0.3,
+                                      x_range = c(0, 1), budget = b), class = "dpmanifold_budget_exceeded")
+  expect_error(dp_geodesic_regression(S2, "not x", "not y", epsilon = 0.1, center = N, radius = 0.3, budget = b),
+               "not private", class = "dpmanifold_budget_exceeded")    # x_range would come from the data
+})
+
+test_that("a mechanism edited after it was built is refused before the budget or the data", {
+  set.seed(11)
+  S2 <- sphere(2)
+  N <- c(0, 0, 1)
+  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+  x <- runif(30)
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
+  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  b <- dp_budget(10)
+  edits <- list(function(o) { o$privacy$epsilon <- 0.01; o },      # prints less than it spends
+                function(o) { o$spec$sigma <- o$spec$sigma / 100; o },   # draws less noise than it states
+                function(o) { o$stages[[1]]$sensitivity <- 0; o },
+                function(o) { attr(o, "build") <- NULL; o },
+                function(o) { o$n <- 29L; o })
+  for (e in edits) {
+    expect_error(release(e(m), X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+    expect_error(release(e(rm), x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+  }
+  expect_equal(budget_spent(b)$releases, 0)
+  # an untouched mechanism, also one saved and read back, releases
+  f <- tempfile(fileext = ".rds")
+  saveRDS(list(m, rm), f)
+  back <- readRDS(f)
+  expect_s3_class(release(back[[1]], X, budget = b), "dp_release")
+  expect_s3_class(release(back[[2]], x, X, budget = b), "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 2)
+})
+
 test_that("a budget takes no delta beyond its own, and says what a refused release would total", {
   set.seed(8)
   E <- euclidean(2)
