@@ -109,6 +109,13 @@
 #'   release not private).
 #' @param budget A [dp_budget()] to charge (refused before any data are
 #'   read if it cannot pay).
+#' @param bounds_share Share of `epsilon` spent choosing the responses'
+#'   ball privately (a number in (0, 1)), for `"gauss_newton"` and
+#'   `"tangent"`: the ball's centre and radius are released by two private
+#'   stages, as in [dp_frechet_mean()] (`bounds_share`), and the regression
+#'   runs on that ball with the rest. `center` and `radius` are then a
+#'   coarse public ball (required on non-compact manifolds); `x_range` stays
+#'   a required public input. Proof: `private-bounds.md`.
 #' @return A [dp_release] whose `estimate` is `list(p, v, x0, x_range)`;
 #'   `stages` lists each stage's budget, sensitivity and scale; `bounds`
 #'   holds the public bounds and the clip level the release drew.
@@ -140,7 +147,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                                               "sequential"),
                                    p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                    sampler = c("auto", "exact", "mcmc"), mcmc = NULL,
-                                   return_nonprivate = FALSE, budget = NULL) {
+                                   return_nonprivate = FALSE, budget = NULL, bounds_share = NULL) {
   cl <- match.call()
   check_manifold(M)
   method <- check_choice(method, c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint", "sequential"),
@@ -149,6 +156,10 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, method, tau, p_radius, v_bound, localise,
                              weight, check_choice(sampler, c("auto", "exact", "mcmc"), "sampler"), mcmc)
   check_flag(return_nonprivate, "return_nonprivate")
+  if (!is.null(bounds_share)) {
+    return(regression_with_private_bounds(M, x, y, opts, bounds_share, center, radius, x_range, return_nonprivate,
+                                          budget, cl))
+  }
   # the public bounds validated and the budget checked before any data are
   # read: what the release will spend is known from public inputs (a chain
   # is refused below, once n fixes the sampler); the charge once the data
@@ -178,4 +189,33 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   spend_budget(budget, priv, mech$statistic, charge = FALSE)
   release_regression_data(mech, cv, Ya, return_nonprivate, call = cl,
                           charge = function() spend_budget(budget, priv, mech$statistic, call = cl))
+}
+
+# dp_geodesic_regression(bounds_share = ): the responses' ball chosen
+# privately (R/private_bounds.R), then the regression on it with the rest
+# of the budget; x_range stays public.
+regression_with_private_bounds <- function(M, x, y, opts, share, center, radius, x_range, return_nonprivate, budget,
+                                           cl, call = sys.call(-1)) {
+  if (!opts$method %in% c("gauss_newton", "tangent")) {
+    abort_arg("bounds_share", sprintf("applies to methods \"gauss_newton\" and \"tangent\" (not \"%s\")", opts$method),
+              call)
+  }
+  check_bounds_share(M, share, center, radius, call)
+  if (is.null(x_range)) {
+    abort_arg("x_range", "is required with `bounds_share`: the private stages choose the responses' ball, not the covariate's range",
+              call)
+  }
+  check_x_range(x_range, call)
+  privacy <- list(type = "pure", epsilon = opts$epsilon, delta = 0)
+  priv <- prospective_privacy(privacy, not_private = return_nonprivate, chain = FALSE)
+  spend_budget(budget, priv, "geodesic_regression", charge = FALSE, call = call)
+  Yv <- as_release_data(M, y, "y", call)
+  cv <- private_covariate(x, ncol(Yv), x_range, call)
+  # (charged before the first private stage: every stage after it draws)
+  spend_budget(budget, priv, "geodesic_regression", call = call)
+  pb <- private_ball_stages(M, Yv, opts$epsilon, share, center, radius, call = call)
+  inner <- opts
+  inner$epsilon <- (1 - share) * opts$epsilon
+  mech <- build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call)
+  release_regression_data(compose_private_bounds(mech, pb, privacy), cv, Yv, return_nonprivate, call = cl)
 }

@@ -108,5 +108,19 @@ compose_private_bounds <- function(mech, pb, privacy) {
   b$private_bounds <- TRUE
   new_dp_mechanism(mech$statistic, mech$manifold, mech$n, privacy, b, c(pb$stages, mech$stages),
                    method = mech$method, not_private = mech$privacy$not_private, spec = mech$spec,
-                   expected_error = mech$expected_error, subclass = "dp_mechanism_frechet")
+                   expected_error = mech$expected_error, subclass = class(mech)[1])
+}
+
+# `bounds_share` and the coarse public ball that goes with it, validated
+# before the budget is checked (public inputs only).
+check_bounds_share <- function(M, share, center, radius, call = sys.call(-1)) {
+  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
+  if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
+  if (!inherits(M, c("sphere", "kendall_shape")) && (is.null(center) || is.null(radius))) {
+    abort_arg(if (is.null(center)) "center" else "radius",
+              sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
+                      manifold_label(M)), call)
+  }
+  if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius, call = call)
+  invisible(share)
 }

@@ -415,7 +415,9 @@ tangent_plan <- function(M, n, eps, r, R0 = Inf, V0 = Inf) {
 gauss_newton_drawn <- function(mech, clip) {
   st <- mech$stages
   rounds <- mech$spec$cpp$rounds
-  knorm <- names(st)[vapply(st, function(s) identical(s$mechanism, "knorm"), NA)]
+  # (a K-norm stage of private bounds, before the regression's, is not a round)
+  knorm <- names(st)[vapply(st, function(s) identical(s$mechanism, "knorm") && !identical(s$proof, "private-bounds"),
+                            NA)]
   # (one level per round and one K-norm stage per round, always: a
   # mismatch is a bug, which once hid the drawn levels after a net)
   if (length(knorm) != length(rounds) || length(clip) != length(rounds)) {
