@@ -88,7 +88,10 @@
 #'   default ([default_mechanism()]).
 #' @param center,radius Public ball holding the data; `radius` must be below
 #'   [max_radius()]. When missing they are taken from the data with a
-#'   [dpmanifold_privacy_leak] warning.
+#'   [dpmanifold_privacy_leak] warning. With `bounds_share` they are a coarse
+#'   public ball inside which the release chooses a tighter one privately:
+#'   required on manifolds that are not compact, optional on `sphere()` and
+#'   `kendall_shape()`, and never one without the other.
 #' @param delta For `"wrapped_gaussian"` under (epsilon, delta)-DP.
 #' @param mu For `"wrapped_gaussian"` under mu-GDP (then `epsilon` is not
 #'   used).
@@ -112,12 +115,24 @@
 #' @param bounds_share A share of `epsilon` (in (0, 1)) spent on choosing the
 #'   ball privately (epsilon-DP releases only): half on a private centre, half
 #'   on a private radius (the 0.9-quantile of the distances from it, by the
-#'   exponential mechanism over a grid, widened by 1.25); the mean then runs
-#'   on that ball with the rest. The radius stage needs \eqn{n\epsilon_r \ge
-#'   43} (\eqn{\epsilon_r} its share); below, a [dpmanifold_low_utility]
-#'   warning says the radius falls towards the grid's smallest. On `sphere()` and `kendall_shape()` no public bound is needed;
-#'   elsewhere `center` and `radius` give a coarse public ball that holds the
-#'   data. The release prints epsilon-DP for the whole and each stage's share.
+#'   exponential mechanism over a public grid of 97 radii, widened by 1.25);
+#'   the mean then runs on that ball with the rest. The grid's public base
+#'   measure leans to smaller radii by at most 19.2 nats and always 6 nats
+#'   less than the count term's range \eqn{0.45 n\epsilon_r}
+#'   (\eqn{\epsilon_r} the radius stage's share), so where
+#'   \eqn{n\epsilon_r} is small the radius errs large (a loose ball that
+#'   holds the data) rather than collapsing. Below \eqn{n\epsilon_r = 23.5}
+#'   the draw is about uniform over the radii above the data, and on the
+#'   sphere without a public ball the centre's predicted error
+#'   \eqn{2(d+1)/(n\epsilon_c)} may reach half the largest radius: a
+#'   [dpmanifold_low_utility] warning says so (public inputs only).
+#'   On `sphere()` and `kendall_shape()` no public bound is needed: the
+#'   centre is a private ambient (Procrustes) mean; given `center` and
+#'   `radius` there too, the centre is instead the default private Frechet
+#'   mean on that coarse ball and the radius at most `radius` plus the
+#'   centre's distance from `center`, as on every other manifold, where the
+#'   coarse ball is required. The release prints epsilon-DP for the whole
+#'   and each stage's share.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
 #' @return A [dp_release] object.
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
@@ -219,8 +234,15 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
     abort_arg("bounds_share", "applies to epsilon-DP releases (not delta, mu or alpha)", call)
   }
   if (isTRUE(opts$seed_scale)) abort_arg("bounds_share", "does not combine with `seed_scale = TRUE`", call)
-  if (!inherits(M, c("sphere", "kendall_shape")) && (is.null(center) || is.null(radius))) {
+  # a coarse public ball is both `center` and `radius`: required off the
+  # sphere and Kendall's space, optional there, never half given
+  if (xor(is.null(center), is.null(radius))) {
     abort_arg(if (is.null(center)) "center" else "radius",
+              sprintf("is required with `%s` and `bounds_share`: together they give a coarse public ball that holds the data",
+                      if (is.null(center)) "radius" else "center"), call)
+  }
+  if (!inherits(M, c("sphere", "kendall_shape")) && is.null(center)) {
+    abort_arg("center",
               sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
                       manifold_label(M)), call)
   }

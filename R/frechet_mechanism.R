@@ -8,6 +8,8 @@
 #' mechanism never looks at data to find them).
 #'
 #' @inheritParams dp_frechet_mean
+#' @param center,radius Public ball holding the data (required: a mechanism
+#'   is built from public inputs only); `radius` must be below [max_radius()].
 #' @param n Number of records of the data set the mechanism will release
 #'   (public: neighbouring data sets differ in one record, not in size).
 #' @return A `dp_mechanism` (see [dp_mechanism]).

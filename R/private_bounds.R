@@ -18,8 +18,18 @@
 #           A quantile below 1 keeps the scores of the radii beyond the data
 #           (all records inside) low: with 0.98 they were within e^-1 of the
 #           best at n epsilon_r = 100 and the largest radius won too often.
+#           The base measure decays linearly in the level; its total cost
+#           across the grid is min(cost, q n epsilon_r / 2 - margin) (at
+#           least 0): it never outweighs the count term's range
+#           (q n epsilon_r / 2) minus a public margin, so where n epsilon_r
+#           is small the draw leans to the larger radii (a loose ball that
+#           holds the data) instead of collapsing to the grid's smallest,
+#           which a fixed cost of 19.2 nats did below n epsilon_r = 43
+#           (margin = -Inf gives that former rule back; bench/private_bounds.R
+#           compares the two).
 
-.private_ball <- list(quantile = 0.9, widen = 1.25, levels = 96L, step = 2^(-1 / 16), prior = 0.2, top = 0.9)
+.private_ball <- list(quantile = 0.9, widen = 1.25, levels = 96L, step = 2^(-1 / 16), cost = 19.2, margin = 6,
+                      top = 0.9, center_share = 0.5)
 
 private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sys.call(-1)) {
   n <- ncol(Xa)
@@ -28,20 +38,21 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
   # (the largest radius: a public share of r*, where the sensitivity of the
   # mean stays moderate: it grows without bound as the radius nears r*)
   rmax <- max_radius(M) * .private_ball$top
-  if (inherits(M, "sphere")) {
+  if (is.null(center) && inherits(M, "sphere")) {
     s <- 2 / (n * e_c)
     m <- rowMeans(Xa) + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), s)
     ctr <- if (sum(m^2) > 0) m / sqrt(sum(m^2)) else c(1, numeric(nrow(Xa) - 1))
     st <- dp_stage("center", "knorm", epsilon = e_c, sensitivity = 2 / n, sigma = s, proof = "private-bounds",
                    detail = "ambient mean of the unit vectors, normalised")
-  } else if (inherits(M, "kendall_shape")) {
+  } else if (is.null(center) && inherits(M, "kendall_shape")) {
     s <- sqrt(2) / (n * e_c)
     ctr <- private_procrustes_center(M, Xa, s)
     st <- dp_stage("center", "knorm", epsilon = e_c, sensitivity = sqrt(2) / n, sigma = s, proof = "private-bounds",
                    detail = "top eigenvector of the mean of z z*, Frobenius norm")
   } else {
-    # (center and radius were required and validated before the budget's
-    # charge: frechet_with_private_bounds())
+    # a coarse public ball (required off the sphere and Kendall's space,
+    # used there too when given; center and radius validated before the
+    # budget's charge: frechet_with_private_bounds())
     coarse <- public_ball(M, NULL, center, radius, call = call)
     mech <- build_frechet_mechanism(M, n, list(mechanism = NULL, privacy = list(type = "pure", epsilon = e_c, delta = 0),
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),
@@ -51,33 +62,58 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
     rmax <- min(rmax, radius + cpp_dist(M, matrix(coarse$center), matrix(ctr)))
     st <- mech$stages[[1]]
     st$name <- "center"
-    st$detail <- paste(c(st$detail, "on the coarse public ball"), collapse = ", ")
+    st$detail <- paste(c(st$detail[nzchar(st$detail)], "on the coarse public ball"), collapse = ", ")
   }
-  # The count term is worth at most e_r q n / 2 nats, the base measure up to
-  # prior x levels across the grid: below n e_r = 2 prior levels / q (43)
-  # the base measure wins and the radius falls to the grid's smallest
-  # (measured: S^2, n 50, epsilon 1, share 0.2, the chosen ball missed the
-  # data mean in 200 of 200 releases). Public inputs only.
-  need <- 2 * .private_ball$prior * .private_ball$levels / .private_ball$quantile
-  if (n * e_r < need) {
-    signal_low_utility(sprintf(paste(
-      "`bounds_share` leaves the radius stage n epsilon = %.3g, below the %.0f its grid needs: the private",
-      "radius tends to the grid's smallest and the release to its private centre; raise epsilon, n or",
-      "bounds_share, or give a public ball"), n * e_r, need), call)
-  }
+  private_ball_warn(M, n, e_c, e_r, rmax, is.null(center), call)
   grid <- rmax * .private_ball$step^(.private_ball$levels:0)
   d <- cpp_dist(M, matrix(ctr), Xa)
   cnt <- vapply(grid, function(g) sum(d <= g), numeric(1))
-  # score: sensitivity 1; plus a public base measure decaying by `prior` per
-  # level upwards, so that the radii beyond every record (all tied) do not
-  # outweigh the quantile
-  score <- -e_r * abs(cnt - .private_ball$quantile * n) / 2 - .private_ball$prior * seq_along(grid)
+  # score: sensitivity 1; plus a public base measure decaying linearly in
+  # the level, so that the radii beyond every record (all tied) do not
+  # outweigh the quantile; its total cost stays `margin` below the count
+  # term's range q n e_r / 2 (public)
+  lambda <- private_ball_cost(n, e_r) / .private_ball$levels
+  score <- -e_r * abs(cnt - .private_ball$quantile * n) / 2 - lambda * seq_along(grid)
   r <- grid[cpp_draw_index(score)]
   r <- min(rmax, .private_ball$widen * r)
   sr <- dp_stage("radius", "exponential_grid", epsilon = e_r, sensitivity = 1, sigma = 2 / e_r, proof = "private-bounds",
                  detail = sprintf("%g-quantile of the distances on a grid of %d radii, times %g",
                                  .private_ball$quantile, length(grid), .private_ball$widen))
   list(center = ctr, radius = r, stages = list(st, sr))
+}
+
+# The base measure's total cost across the grid (public: n and epsilon_r).
+private_ball_cost <- function(n, e_r) {
+  b <- .private_ball
+  min(b$cost, max(0, b$quantile * n * e_r / 2 - b$margin))
+}
+
+# The low-utility warning of the private ball, from public inputs only.
+# Radius stage: below n e_r = 2 (margin + log(levels + 1)) / q (23.5) the
+# count term's range no longer exceeds the grid's entropy plus the margin:
+# the draw is about uniform over the radii above the data. Sphere without a
+# public ball: the centre's predicted error (d + 1) sigma_c (the K-norm
+# noise in R^(d+1)) reaches center_share (1/2) x the largest radius, so even
+# the largest ball around it may miss the data. Measured (bench/
+# private_bounds.R: S^2 caps of radius 0.3, share 0.2, epsilon 1): at
+# n e_r = 15, 20, 25, 35 the chosen ball missed the data mean in 12%, 5%,
+# 3%, 0 of releases, the error was 12, 10, 4.3, 3.4 times the known ball's;
+# S^4 (60 data sets): 25: 8%, 11x; 35: 0, 5.7x. (A coarse public ball: its centre stage
+# signals on its own, against the coarse radius.)
+private_ball_warn <- function(M, n, e_c, e_r, rmax, sphere_centre, call) {
+  b <- .private_ball
+  need <- 2 * (b$margin + log(b$levels + 1)) / b$quantile
+  if (n * e_r < need) {
+    signal_low_utility(sprintf(paste(
+      "`bounds_share` leaves the radius stage n epsilon = %.3g, below the %.3g its grid needs: the private",
+      "radius is drawn about uniformly from the radii above the data, often the largest; raise epsilon, n or",
+      "bounds_share, or give a public ball"), n * e_r, need), call)
+  } else if (sphere_centre && inherits(M, "sphere") && (M$dim + 1) * 2 / (n * e_c) >= b$center_share * rmax) {
+    signal_low_utility(sprintf(paste(
+      "`bounds_share` leaves the centre stage an expected error of %.3g, at least %g times the largest",
+      "radius the private ball may take (%.3g): the ball may miss the data; raise epsilon, n or",
+      "bounds_share, or give a public ball"), (M$dim + 1) * 2 / (n * e_c), b$center_share, rmax), call)
+  }
 }
 
 # Kendall: z_i the complex preshapes (centred, unit norm); S = mean z z* plus
