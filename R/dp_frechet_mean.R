@@ -228,25 +228,11 @@ default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius
 # on it (R/private_bounds.R).
 frechet_with_private_bounds <- function(M, X, opts, share, center, radius, return_nonprivate, budget, cl,
                                         call = sys.call(-1)) {
-  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
-  if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
+  check_bounds_share(M, share, center, radius, call)
   if (opts$privacy$type != "pure") {
     abort_arg("bounds_share", "applies to epsilon-DP releases (not delta, mu or alpha)", call)
   }
   if (isTRUE(opts$seed_scale)) abort_arg("bounds_share", "does not combine with `seed_scale = TRUE`", call)
-  # a coarse public ball is both `center` and `radius`: required off the
-  # sphere and Kendall's space, optional there, never half given
-  if (xor(is.null(center), is.null(radius))) {
-    abort_arg(if (is.null(center)) "center" else "radius",
-              sprintf("is required with `%s` and `bounds_share`: together they give a coarse public ball that holds the data",
-                      if (is.null(center)) "radius" else "center"), call)
-  }
-  if (!inherits(M, c("sphere", "kendall_shape")) && is.null(center)) {
-    abort_arg("center",
-              sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
-                      manifold_label(M)), call)
-  }
-  if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius, call = call)
   priv <- prospective_privacy(opts$privacy, not_private = return_nonprivate, chain = opts$sampler == "mcmc")
   spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xv <- as_release_data(M, X, "X", call)

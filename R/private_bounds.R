@@ -52,7 +52,7 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
   } else {
     # a coarse public ball (required off the sphere and Kendall's space,
     # used there too when given; center and radius validated before the
-    # budget's charge: frechet_with_private_bounds())
+    # budget's charge: check_bounds_share())
     coarse <- public_ball(M, NULL, center, radius, call = call)
     mech <- build_frechet_mechanism(M, n, list(mechanism = NULL, privacy = list(type = "pure", epsilon = e_c, delta = 0),
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),
@@ -148,15 +148,22 @@ compose_private_bounds <- function(mech, pb, privacy) {
 }
 
 # `bounds_share` and the coarse public ball that goes with it, validated
-# before the budget is checked (public inputs only).
+# before the budget is checked (public inputs only). A coarse ball is both
+# `center` and `radius`: required off the sphere and Kendall's space,
+# optional there, never half given.
 check_bounds_share <- function(M, share, center, radius, call = sys.call(-1)) {
   ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
   if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
-  if (!inherits(M, c("sphere", "kendall_shape")) && (is.null(center) || is.null(radius))) {
+  if (xor(is.null(center), is.null(radius))) {
     abort_arg(if (is.null(center)) "center" else "radius",
+              sprintf("is required with `%s` and `bounds_share`: together they give a coarse public ball that holds the data",
+                      if (is.null(center)) "radius" else "center"), call)
+  }
+  if (!inherits(M, c("sphere", "kendall_shape")) && is.null(center)) {
+    abort_arg("center",
               sprintf("is required with `bounds_share` on %s (not compact): give a coarse public ball that holds the data; the release then chooses a tighter one privately",
                       manifold_label(M)), call)
   }
-  if (!is.null(center) && !is.null(radius)) public_ball(M, NULL, center, radius, call = call)
+  if (!is.null(center)) public_ball(M, NULL, center, radius, call = call)
   invisible(share)
 }
