@@ -9,74 +9,76 @@
 #' [confint()][confint.dp_release] gives public regions for `p` and `v`
 #' (lm's intervals on [euclidean()]).
 #'
-#' **The default, `method = "gauss_newton"`: exact epsilon-DP on every
-#' manifold.** Four stages, composed (their budgets add up to `epsilon`):
-#' (1) the design sums \eqn{\sum t_i}, \eqn{\sum t_i^2} of the rescaled
-#' covariate with Laplace noise; (2) a localising stage: the exponential
-#' mechanism over a public net of geodesics scored by their clipped energy
-#' (jointly on manifolds of dimension 1 or 2, one tangent coordinate at a
-#' time above), or, where that net would be coarser, the least-squares
-#' line of the tangent coordinates of the responses at `center` from their
-#' moments with K-norm noise (clipped, once n times its share of epsilon
-#' reaches 90, at a privately chosen quantile of the responses' distances
-#' to `center`); (3)
-#' from \eqn{n\epsilon \ge 90}, a clip level chosen privately, the
-#' 0.6-quantile of the residual norms at the
-#' localised geodesic by the exponential mechanism over a public grid whose
-#' top is `tau` plus the localisation's public error (the residuals at the
-#' localised line carry its offset);
-#' (4) a Gauss-Newton step from the residuals clipped to that level,
-#' weighed against the first round by public inverse variances (stages 3-4
-#' run twice when the first round's public error exceeds twice `tau`). Every
-#' sampler is exact (no chain); each record is read once per round. When
-#' the net with the whole budget localises far closer than a round could
-#' (small \eqn{n\epsilon}, or high dimension at moderate
-#' \eqn{n\epsilon}), its draw is the release (stage 2 alone, with the
-#' whole budget). Below \eqn{n\epsilon = 50}, or below 90 when the first
-#' stage's public error exceeds `tau`, the release is that draw or one
-#' round at `center` (the `"tangent"` release, shrunk towards `center`
-#' where its noise outgrows the public domain), whichever has the smaller
-#' public error. The error falls like \eqn{1/(n\epsilon)} once the rounds
-#' run.
+#' @section What the default guarantees:
+#' `method = "gauss_newton"` (the default; `"auto"` is the same) is
+#' **epsilon-DP with every sampler exact** (no chain, so no unknown
+#' delta), on every manifold. It composes a few stages whose budgets add
+#' up to `epsilon`; the printout lists each stage's budget, sensitivity and
+#' scale, and [regression_mechanism()] shows them before any data are read.
+#' Each stage reads each record once, so a release costs a few passes over
+#' the data (well under a second at n = 10^6 on the sphere).
 #'
-#' **Choosing the public inputs.** `center` and `radius`: a ball that
-#' holds the responses, from knowledge that does not come from these
-#' records (a pilot study, an atlas, the design); responses outside are
-#' moved onto it. `x_range`: the covariate's public range (e.g. the ages a
-#' study recruits); values outside are clamped. `tau`: an upper limit on
-#' residual norms, best near the largest you expect (say their 90-95%
-#' quantile). The rounds clip at most there and choose their own level
-#' privately, so once they run a loose `tau` (or none: the largest
-#' residual the domain allows) costs little. The net's draw clips at `tau`
-#' itself (scaled by \eqn{d^{-0.3}} per coordinate), so where the draw is
-#' the release (dimension 3 and up at moderate \eqn{n\epsilon}; the
-#' stages printed by [regression_mechanism()] say which) its error grows
-#' in proportion to a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
-#' norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
-#' 0.025, 1.7 at 0.05, 3.1 at 0.1, 8.4 at 0.2; `bench/` in the sources).
-#' Where the plan's public error model puts the line's error at or above
-#' the domain's (at every clip level the clip stage may choose), a
-#' [dpmanifold_low_utility] warning says that the public centre would do
-#' as well. Bounds left out are taken from the data with a
+#' The stages (proof and measurements: `regression-gauss-newton.md`):
+#' 1. *design*: the sums of the rescaled covariate and of its square, with
+#'    Laplace noise (the later stages read the design only through them, so
+#'    a design bunched on one side of `x_range` does not break them);
+#' 2. *localise*: the exponential mechanism over a public net of geodesics
+#'    scored by their clipped energy (the whole net on manifolds of
+#'    dimension 1 or 2, one tangent coordinate at a time above), or, where
+#'    that net would be coarser, one K-norm round of the responses' tangent
+#'    moments at `center`;
+#' 3. *clip* (once \eqn{n\epsilon \ge 90}): a clip level chosen privately,
+#'    the 0.6-quantile of the residual norms at the localised geodesic;
+#' 4. *refine*: a Gauss-Newton step from the residuals clipped at that
+#'    level, with K-norm noise, weighed against the localisation by public
+#'    variances (stages 3-4 run twice when the localisation is coarse).
+#'
+#' At small \eqn{n\epsilon} (below 50) the release is the net's draw with
+#' the whole budget or the one-round `"tangent"` release, whichever has the
+#' smaller public error; the net's draw is also the release where it
+#' localises far closer than a round could (dimension 3 and up at moderate
+#' \eqn{n\epsilon}). Once the rounds run the error falls like
+#' \eqn{1/(n\epsilon)}.
+#'
+#' @section Choosing the public inputs:
+#' * `center`, `radius`: a ball that holds the responses, from knowledge
+#'   that does not come from these records (a pilot study, an atlas, the
+#'   design). Responses outside are moved onto it. Without one, spend a
+#'   share of epsilon choosing it privately (`bounds_share`).
+#' * `x_range`: the covariate's public range (say, the ages a study
+#'   recruits); values outside are clamped.
+#' * `tau`: an upper limit on residual norms, best near the largest you
+#'   expect (their 90-95% quantile). The rounds choose their own clip level
+#'   privately below it, so there a loose `tau`, or none (the largest
+#'   residual the domain allows), costs little. Where the net's draw is the
+#'   release (the printed stages say so), it clips at `tau` itself and its
+#'   error grows with a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
+#'   norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
+#'   0.025, 1.7 at 0.05, 3.1 at 0.1, 8.4 at 0.2).
+#'
+#' Where the public error model puts the line's error at or above the
+#' domain's, a [dpmanifold_low_utility] warning says that the public centre
+#' would do as well. Bounds left out are taken from the data with a
 #' [dpmanifold_privacy_leak] warning, and the release says it is not
-#' private. [regression_mechanism()] builds the mechanism from these
-#' inputs alone, to read its stages before releasing.
+#' private.
 #'
-#' **Other methods** (on request): `"tangent"`, the one-round release at
-#' the centre (exact; biased by about \eqn{\kappa r^2} times the geodesic's
-#' length on curved spaces when the data lie far from the centre);
-#' `"energy"`, the exponential mechanism on the clipped energy, and
-#' `"linearised"`, that law as a first stage then a split SSP, both drawn by
-#' a chain ((epsilon, delta)-DP, delta unknown; where n epsilon is small
-#' against the domain the law itself puts most of its mass far from the
-#' data, and a chain that stays near them is not drawing it: SPD(2),
-#' n = 50, epsilon = 1 in proof section 8); `"joint"`, the K-norm
-#' gradient law of Kulkarni and Soto (exact sampler when a public bound
-#' makes it affordable, else a chain); `"sequential"`, the seed paper's
-#' procedure, which is **not** DP (a leak warning; for reproducing the
-#' paper). On `euclidean()` the chain methods run as `"tangent"`.
-#' Derivations and proofs:
-#' `system.file("proofs", package = "dpmanifold")`, files
+#' @section Other methods (on request):
+#' * `"tangent"`: one round at `center`; exact epsilon-DP. On curved spaces
+#'   biased by about \eqn{\kappa r^2} times the geodesic's length when the
+#'   data lie far from the centre.
+#' * `"energy"`: the exponential mechanism on the clipped energy;
+#'   `"linearised"`: that law as a first stage, then a split sufficient
+#'   statistics step. Both are drawn by a chain: (epsilon, delta)-DP with
+#'   delta unknown. Where \eqn{n\epsilon} is small against the domain the
+#'   law itself puts most of its mass far from the data (SPD(2), n = 50,
+#'   epsilon = 1: proof section 8).
+#' * `"joint"`: the K-norm gradient law of Kulkarni and Soto (exact where a
+#'   public bound makes its sampler affordable, else a chain).
+#' * `"sequential"`: the seed paper's procedure, **not** DP (a leak
+#'   warning; for reproducing the paper).
+#'
+#' On [euclidean()] the chain methods run as `"tangent"`. Derivations and
+#' proofs: `system.file("proofs", package = "dpmanifold")`, files
 #' `regression-gauss-newton.md` and `regression-methods.md`.
 #'
 #' @param M A manifold, see [manifolds].
