@@ -112,3 +112,44 @@ for (nm in names(cases)) {
   print(do.call(rbind, rows), row.names = FALSE)
 }
 use_rule("new")
+
+# 4. The regression (dp_geodesic_regression(bounds_share = )), package rule:
+#    the S^2 seed setting of bench/dp_regression_utility.R (a geodesic of
+#    length 0.6, noise variance 0.001 per ambient coordinate, x on [0, 1]);
+#    median energy ratio (private fit's energy over the non-private one's)
+#    over `reg_reps` data sets, with the public ball (radius 0.4 at the
+#    midpoint, tau 0.15 or none) beside the private bounds (no public input
+#    but x_range). Common random numbers: the three releases of a data set
+#    start from one seed.
+reg_reps <- if (quick) 8L else 20L
+sim_s2 <- function(n) {
+  q0 <- mfd_random_point(S2, 1)
+  z <- mfd_random_tangent(S2, q0, 1)
+  z <- 0.6 * z / sqrt(sum(z^2))
+  x <- runif(n)
+  Y <- mfd_exp(S2, q0, outer(x - 0.5, z)) + matrix(rnorm(3 * n, sd = sqrt(0.001)), n)
+  list(x = x, y = Y / sqrt(rowSums(Y^2)), center = as.numeric(q0), radius = 0.4)
+}
+reg_energy <- function(D, rel) {
+  dpmanifold:::cpp_regression_energy(S2, D$x - 0.5, t(D$y), rel$estimate$p, rel$estimate$v)
+}
+cat("\nRegression on S^2, the seed setting: median energy ratio (share of data sets above 3)\n")
+rows <- lapply(list(c(200, 1, 0.1), c(200, 1, 0.2), c(500, 1, 0.1), c(500, 1, 0.2), c(1000, 1, 0.2), c(200, 5, 0.2)),
+               function(s) {
+  res <- replicate(reg_reps, {
+    D <- sim_s2(s[1])
+    E0 <- geodesic_regression(S2, D$x, D$y, x_range = c(0, 1))$energy
+    seed <- sample.int(1e6, 1)
+    rel <- function(...) {
+      set.seed(seed)
+      quiet(dp_geodesic_regression(S2, D$x, D$y, epsilon = s[2], x_range = c(0, 1), ...))
+    }
+    c(tau = reg_energy(D, rel(tau = 0.15, center = D$center, radius = D$radius)),
+      no_tau = reg_energy(D, rel(center = D$center, radius = D$radius)),
+      private = reg_energy(D, rel(bounds_share = s[3]))) / E0
+  })
+  g <- function(k) sprintf("%.3f (%.2f)", median(res[k, ]), mean(res[k, ] > 3))
+  data.frame(n = s[1], epsilon = s[2], share = s[3], public_ball_tau = g("tau"), public_ball = g("no_tau"),
+             private_bounds = g("private"))
+})
+print(do.call(rbind, rows), row.names = FALSE)
