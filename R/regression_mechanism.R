@@ -105,6 +105,7 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
     tangent = tangent_plan(M, n, opts$epsilon, r),
     legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
+  if (method %in% c("gauss_newton", "tangent")) check_regression_scales(M, plan$stages, call = call)
   err <- regression_expected_error(plan)
   if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
