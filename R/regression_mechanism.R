@@ -125,7 +125,9 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
-  cl <- sys.call(-1)
+  # (matched to the method's formals, so that the data of release(m, X), given by
+  # position, are named and public_call() leaves them out of the release)
+  cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)
