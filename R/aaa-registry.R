@@ -42,7 +42,10 @@
 #                representable in double precision (non-compact manifolds)
 #   prepare_data NULL or function(M, X) turning data in a raw form into
 #                points (Kendall: configurations into preshapes); applied by
-#                the estimators before membership is checked
+#                the estimators before membership is checked; called
+#                with degenerate = "zero" on a release's data, where a raw
+#                record that gives no point must become one that the C++
+#                check_accuracy() flags (replaced by the public centre)
 #   checks       property-suite parameters: list(sizes, tol, radius,
 #                lengths); missing entries get defaults from the geometry
 register_manifold <- function(type, class, constructor, size_arg, layout,

@@ -53,13 +53,14 @@ validate_release_points <- function(M, A, arg, call = sys.call(-1)) {
 }
 
 # The layout step of a release's data (no validation: the release call
-# validates in C++): raw Kendall configurations become preshapes, the user's
+# validates in C++): raw Kendall configurations become preshapes (a
+# degenerate one the zero vector, replaced by the centre there), the user's
 # layout an ambient matrix with one column per record.
 release_layout <- function(M, X, arg, call = sys.call(-1)) {
   X <- point_form(M, X, arg, call)  # a data.frame or a list of points (layout.R)
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
-    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
+    X <- tryCatch(prep(M, X, degenerate = "zero"), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
   }
   to_ambient(M, X, arg, call)
 }

@@ -125,7 +125,9 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
-  cl <- sys.call(-1)
+  # (matched to the method's formals, so that the data of release(m, X), given by
+  # position, are named and public_call() leaves them out of the release)
+  cl <- match.call(release.dp_mechanism_frechet, sys.call(-1))
   st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
   release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }

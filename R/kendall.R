@@ -18,6 +18,17 @@
 #' mfd_dist(M, z, as_preshape(rot * 5 + 2))   # 0: same shape
 #' @export
 as_preshape <- function(X) {
+  preshape_slices(X)
+}
+
+# as_preshape()'s work. A configuration whose landmarks coincide (up to
+# rounding) has no shape: an error by default; with `degenerate = "zero"`
+# (the data of a release, R/bounds.R) it becomes the zero vector, which the
+# release's validation takes for a record double precision does not hold
+# and replaces by the public centre: no record is refused for its value
+# and no message names one (SPEC section 6).
+preshape_slices <- function(X, degenerate = c("error", "zero")) {
+  degenerate <- match.arg(degenerate)
   check_finite_numeric(X, "X")
   dx <- dim(X)
   if (!(length(dx) %in% 2:3) || dx[2] != 2L || dx[1] < 3L) {
@@ -38,10 +49,12 @@ as_preshape <- function(X) {
   Y[xs, ] <- sweep(Y[xs, , drop = FALSE], 2, colMeans(Y[xs, , drop = FALSE]))
   Y[k + xs, ] <- sweep(Y[k + xs, , drop = FALSE], 2, colMeans(Y[k + xs, , drop = FALSE]))
   s <- sqrt(colSums(Y^2))
-  degenerate <- which(!(s > 1e-12))
-  if (length(degenerate)) {
-    abort_arg("X", sprintf("contains a degenerate shape (all landmarks coincide, up to rounding) at index %d", degenerate[1]))
+  bad <- !(s > 1e-12)
+  if (any(bad) && degenerate == "error") {
+    abort_arg("X", sprintf("contains a degenerate shape (all landmarks coincide, up to rounding) at index %d", which(bad)[1]))
   }
+  s[bad] <- 1
+  Y[, bad] <- 0
   array(sweep(Y, 2, s, `/`), dx)
 }
 

@@ -132,8 +132,8 @@ register_manifold(
   label = function(M) sprintf("Kendall planar shape space, %d landmarks", M$size),
   short_label = function(M) sprintf("Kendall shape space (%d landmarks)", M$size),
   default_mechanism = "kng",
-  prepare_data = function(M, X) {
-    if (length(dim(X)) %in% 2:3 && dim(X)[1] == M$size && dim(X)[2] == 2L) as_preshape(X) else X
+  prepare_data = function(M, X, degenerate = "error") {
+    if (length(dim(X)) %in% 2:3 && dim(X)[1] == M$size && dim(X)[2] == 2L) preshape_slices(X, degenerate) else X
   },
   checks = list(sizes = c(3, 6), tol = 1e-10, radius = 0.95 * pi / 2, lengths = c(0.2, 0.7, 1.4)))
 

@@ -55,6 +55,30 @@ check_regression_representable <- function(M, radius, R0, V0, p_radius, v_bound,
   invisible(TRUE)
 }
 
+# Public check of the one-call methods ("gauss_newton", "tangent"): their
+# C++ core squares and multiplies the stages' noise scales (the variances of
+# the combination and of the public error model), so an extreme scale gave
+# a NaN velocity and error model, silently (S^2: epsilon 1e200 or 1e-200;
+# R^2: epsilon 1e-20 with radius 1e80). A scale beyond 1e100 is also wider
+# than any point double precision holds on a Hadamard manifold (1e100).
+# Refused before any data are read, from public quantities only.
+.regression_scale_range <- c(1e-150, 1e100)
+
+check_regression_scales <- function(M, stages, call = sys.call(-1)) {
+  sig <- unlist(lapply(stages, function(st) st$sigma))
+  sig <- sig[is.finite(sig)]
+  if (!length(sig)) return(invisible(TRUE))
+  if (min(sig) < .regression_scale_range[1] || max(sig) > .regression_scale_range[2]) {
+    abort_arg("epsilon", sprintf(paste("gives noise scales from %.3g to %.3g on %s, outside the range this method",
+                                       "computes with in double precision (%g to %g); use an epsilon (or radius)",
+                                       "of a more ordinary size"),
+                                 min(sig), max(sig), manifold_label(M), .regression_scale_range[1],
+                                 .regression_scale_range[2]),
+              call, class = "dpmanifold_not_representable")
+  }
+  invisible(TRUE)
+}
+
 resolve_regression_epsilon <- function(epsilon, method, call = sys.call(-1)) {
   if (is.null(epsilon)) abort_arg("epsilon", "is required", call)
   if (method != "sequential") {

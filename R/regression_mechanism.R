@@ -105,6 +105,7 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
     tangent = tangent_plan(M, n, opts$epsilon, r),
     legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
+  if (method %in% c("gauss_newton", "tangent")) check_regression_scales(M, plan$stages, call = call)
   err <- regression_expected_error(plan)
   if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
@@ -124,7 +125,9 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 #' @param ... Unused.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
-  cl <- sys.call(-1)
+  # (matched to the method's formals, so that the data of release(m, X), given by
+  # position, are named and public_call() leaves them out of the release)
+  cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)

@@ -67,6 +67,10 @@ sampler_status_error <- function(res, M, sigma, radius, what, call, mean_outside
               if (what == "KNG") "use sampler = \"mcmc\" (an (epsilon, delta)-DP release), or more data or a larger epsilon"
               else "use the untruncated law, sampler = \"mcmc\", or more data or a larger epsilon")
     },
+    unresolved = sprintf(paste("`sigma` = %.4g is below what double precision resolves at `radius` = %.4g (%g times",
+                               "the radius): the exact %s sampler would not terminate, and a release that sharp is the",
+                               "Frechet mean to rounding; use a smaller epsilon (or sigma), or mechanism = \"laplace\""),
+                         sigma, radius, 1e-13, what),
     exhausted = sprintf(paste("the exact %s sampler on %s (sigma = %.4g, radius = %.4g) reached its public bound of",
                               "%.0f proposals, an event of probability below %g; draw again"),
                         what, label, sigma, radius, res$max_attempts, exact_failure_probability()),

@@ -321,6 +321,20 @@ test_that("the call stored in a release never holds the data", {
                          classes = "dpmanifold_low_utility")
   expect_identical(rg$call$x, as.name("<data>"))
   expect_identical(rg$call$y, as.name("<data>"))
+  # release() of a mechanism: the data given by position (as do.call() and
+  # most calls give them) are left out too; a name is kept
+  m <- frechet_mechanism(E, 3, 1, center = c(0, 0), radius = 1)
+  rm <- do.call(release, list(m, X))
+  expect_identical(rm$call$X, as.name("<data>"))
+  expect_false(any(grepl("0.123456", deparse(rm$call), fixed = TRUE)))
+  expect_identical(release(m, X)$call$X, quote(X))
+  expect_identical(release(m, X[3:1, ])$call$X, as.name("<data>"))
+  mr <- suppressWarnings(regression_mechanism(E, 3, 1, tau = 1, center = c(0, 0), radius = 1, x_range = c(0, 1)),
+                         classes = "dpmanifold_low_utility")
+  rr <- do.call(release, list(mr, x, X))
+  expect_identical(rr$call$x, as.name("<data>"))
+  expect_identical(rr$call$y, as.name("<data>"))
+  expect_false(any(grepl("0.123456", deparse(rr$call), fixed = TRUE)))
 })
 
 test_that("privacy_spent() composes every notion and says what holds", {

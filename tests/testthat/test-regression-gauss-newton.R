@@ -678,3 +678,47 @@ test_that("a refining round narrows the covariate's window only where its noise 
   # n 2000: the noise error is 0.016, the bias bound at one sd 0.1: kept
   expect_true(same(2000, 0.1))
 })
+
+test_that("a noise-dominated round on SPD and H^2 gives a finite release, not NaN or an error naming radius", {
+  # Small n epsilon: the round's step in the chart at p is far longer than
+  # the domain. exp() of it overflowed on Hadamard manifolds before the
+  # projection onto the domain: SPD(2) failed with "`radius` ... overflows"
+  # (epsilon 0.01, n 40, some seeds), H^2 released v = NaN silently
+  # (epsilon 0.001). The step is now shortened to the domain first.
+  set.seed(1)
+  n <- 40
+  x <- runif(n)
+  for (cs in list(list(M = spd(2), C = diag(2)), list(M = hyperbolic(2), C = c(1, 0, 0)))) {
+    Y <- mfd_exp(cs$M, cs$C, 0.3 * mfd_random_tangent(cs$M, cs$C, n) / sqrt(cs$M$dim))
+    for (method in c("tangent", "gauss_newton")) for (eps in c(1e-3, 1e-2)) for (seed in 1:5) {
+      set.seed(seed)
+      rel <- suppressWarnings(dp_geodesic_regression(cs$M, x, Y, eps, tau = 0.5, center = cs$C, radius = 1,
+                                                     x_range = c(0, 1), method = method),
+                              classes = "dpmanifold_low_utility")
+      lab <- paste(manifold_label(cs$M), method, eps, seed)
+      expect_true(all(is.finite(unlist(rel$estimate))), label = lab)
+      expect_lte(mfd_dist(cs$M, cs$C, rel$estimate$p), 1 + 1e-9)
+    }
+  }
+})
+
+test_that("noise scales the C++ core cannot square are refused before any data, naming epsilon", {
+  # epsilon 1e300 or 1e-300 on S^2 (and 1e-50 with radius 1e60 on R^2)
+  # released v = NaN and a NaN error model, silently
+  S2 <- sphere(2)
+  for (eps in c(1e300, 1e-300)) for (method in c("gauss_newton", "tangent")) {
+    e <- tryCatch(regression_mechanism(S2, 50, eps, tau = 0.2, center = c(0, 0, 1), radius = 0.5,
+                                       x_range = c(0, 1), method = method),
+                  dpmanifold_error = identity)
+    expect_s3_class(e, "dpmanifold_not_representable")
+    expect_identical(e$arg, "epsilon")
+  }
+  x <- runif(20)
+  expect_error(dp_geodesic_regression(euclidean(2), x, cbind(x, x), 1e-50, center = c(0, 0), radius = 1e60,
+                                      x_range = c(0, 1)),
+               class = "dpmanifold_not_representable")
+  # ordinary extremes still release
+  rel <- dp_geodesic_regression(S2, x, mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 20)),
+                                1e50, tau = 0.2, center = c(0, 0, 1), radius = 0.5, x_range = c(0, 1))
+  expect_true(all(is.finite(unlist(rel$estimate))))
+})

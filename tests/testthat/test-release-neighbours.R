@@ -112,3 +112,37 @@ test_that("records that double precision does not hold are never refused (issue 
   expect_s3_class(e, "dpmanifold_error")
   expect_false(grepl("[0-9]+ more|point [0-9]", conditionMessage(e)))
 })
+
+test_that("a Kendall record whose landmarks coincide (up to rounding) is replaced, not refused by its index", {
+  # A configuration with all landmarks equal, or equal up to rounding (a
+  # triangle translated to 1e13), has no shape that double precision holds.
+  # A release must treat it like any record it cannot represent (SPEC
+  # section 6): replaced by the public centre, no error naming it.
+  set.seed(88)
+  K <- kendall_shape(4)
+  base <- matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4)
+  zk <- as_preshape(base)
+  X <- array(0, c(4, 2, 15))
+  for (i in 1:15) X[, , i] <- base + matrix(rnorm(8, sd = 0.05), 4)
+  x <- runif(15)
+  for (far in list(matrix(1, 4, 2), base + 1e13, matrix(0, 4, 2))) {
+    Xp <- X
+    Xp[, , 3] <- far
+    for (mech in c("laplace", "kng", "euclidean_laplace")) {
+      expect_neighbours_agree(function(D) dp_frechet_mean(K, D, 1, mech, center = zk, radius = 0.3), X, Xp,
+                              paste("Kendall degenerate", mech))
+    }
+    m <- suppressWarnings(frechet_mechanism(K, 15, 1, center = zk, radius = 0.3), classes = "dpmanifold_low_utility")
+    expect_neighbours_agree(function(D) release(m, D), X, Xp, "Kendall degenerate, release()")
+    for (method in c("gauss_newton", "tangent")) {
+      expect_neighbours_agree(function(D) dp_geodesic_regression(K, x, D, epsilon = 2, tau = 0.2, center = zk,
+                                                                 radius = 0.3, x_range = c(0, 1), method = method),
+                              X, Xp, paste("Kendall degenerate regression", method))
+    }
+    rel <- suppressWarnings(dp_frechet_mean(K, Xp, 1, bounds_share = 0.3), classes = "dpmanifold_low_utility")
+    expect_s3_class(rel, "dp_release")
+    expect_true(all(is.finite(rel$estimate)))
+  }
+  # outside a release such a configuration is still refused (it is no shape)
+  expect_error(as_preshape(matrix(1, 4, 2)), class = "dpmanifold_error")
+})

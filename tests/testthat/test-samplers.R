@@ -592,3 +592,31 @@ test_that("the package's Gaussian variates are standard normal and independent",
   # 32-bit uniforms may tie among 20000 values: harmless for this check)
   expect_lt(suppressWarnings(ks.test(sqrt(12) * (runif(20000) - 0.5), "pnorm"))$p.value, 1e-3)
 })
+
+test_that("a KNG scale below double precision's resolution is refused at once, not a loop that never ends", {
+  # Below about 1e-16 times the radius the data's mean cannot be found to
+  # the sampler's tolerance and the rejection loop ran forever (rkng with
+  # sigma 1e-20; dp_frechet_mean(mechanism = "kng") at epsilon 1e15).
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(31)
+  X <- mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 20))
+  setTimeLimit(elapsed = 20, transient = TRUE)
+  on.exit(setTimeLimit())
+  expect_error(rkng(S2, 1, X, sigma = 1e-20, center = north, radius = 0.5), "resolves",
+               class = "dpmanifold_sampler_error")
+  expect_error(dp_frechet_mean(S2, X, 1e15, "kng", center = north, radius = 0.5), "resolves",
+               class = "dpmanifold_sampler_error")
+  H <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  Y <- mfd_exp(H, o, 0.1 * mfd_random_tangent(H, o, 20))
+  expect_error(dp_frechet_mean(H, Y, 1e300, "kng", center = o, radius = 0.5), "resolves",
+               class = "dpmanifold_sampler_error")
+  # a public refusal: the default mechanism passes over KNG there
+  K <- kendall_shape(4)
+  zk <- as_preshape(matrix(c(0, 1, 1, 0, 0, 0, 1, 1), 4))
+  expect_identical(default_mechanism(K, 20, 1e20, zk, 0.35), "laplace")
+  expect_identical(default_mechanism(K, 20, 1, zk, 0.35), "kng")
+  # ordinary small scales still draw
+  expect_true(all(is.finite(rkng(S2, 1, X, sigma = 1e-10, center = north, radius = 0.5))))
+})

@@ -78,6 +78,14 @@ class KendallShape : public Manifold {
     if (std::fabs(p.norm() - 1.0) > tol) return "does not have unit size (use as_preshape())";
     return "";
   }
+  // The zero vector is what a release's data hold for a configuration whose
+  // landmarks coincide up to rounding (R: preshape_slices()): it has no
+  // shape, and the release replaces it by the public centre instead of
+  // refusing the record (SPEC section 6).
+  std::string check_accuracy(const Vec& p, double) const override {
+    if (p.size() == 2 * k_ && (p.array() == 0.0).all()) return "is a degenerate configuration (no shape)";
+    return "";
+  }
   Vec project_point(const Vec& x) const override {
     Vec z = x;
     z.head(k_).array() -= z.head(k_).mean();

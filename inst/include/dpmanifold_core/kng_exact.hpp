@@ -105,6 +105,17 @@ class KngExact {
     kmin_ = M.kappa_min();
     c_pub_ = curvature_h(2.0 * r, kmax_);
     if (!(c_pub_ > 0.0)) throw std::invalid_argument("radius too large for the KNG envelope");
+    // The envelope's acceptance bound holds when the data's Frechet mean is
+    // found to the tolerance g_tol (proportional to sigma). Its gradient is
+    // computed with a rounding error of about 1e-16 r, so below
+    // sigma = kSigmaResolution r that tolerance is out of reach, the
+    // acceptance falls like exp(-rounding / sigma) and the loop never ended
+    // (measured: sigma 1e-16 r to 1e-18 r, every manifold). Refused before
+    // any data are read, like a bound on proposals beyond the cap.
+    if (!(sigma >= kSigmaResolution * r)) {
+      unresolved_ = true;
+      return;
+    }
     L_pub_ = hessian_upper(2.0 * r);
     g_tol_ = 1e-3 * sigma * c_pub_ / (L_pub_ + c_pub_);
     const double delta_tol = g_tol_ / c_pub_;
@@ -133,7 +144,9 @@ class KngExact {
   // False when the public bound on proposals exceeds the fixed cap (the
   // sampler then refuses before looking at the data).
   bool ok() const { return max_attempts_ > 0; }
-  Status status() const { return ok() ? Status::ok : Status::refused; }
+  Status status() const { return ok() ? Status::ok : unresolved_ ? Status::unresolved : Status::refused; }
+  // sigma / radius below which the sampler refuses (see the constructor)
+  static constexpr double kSigmaResolution = 1e-13;
   double acceptance_lb() const { return acc_lb_; }
   // the public bound on proposals per draw (when ok())
   long max_attempts() const { return max_attempts_; }
@@ -256,6 +269,7 @@ class KngExact {
   const PolarLaplace* hat_ = nullptr;
   bool uniform_ball_ = false;
   long max_attempts_ = -1;
+  bool unresolved_ = false;
   Vec xhat_;
   double g0_ = 0.0, delta_ = 0.0, L_D_ = 1.0;
   bool prepared_ = false;

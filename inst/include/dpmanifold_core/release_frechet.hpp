@@ -115,7 +115,7 @@ inline FrechetRelease release_frechet(const Manifold& M, Mat& X, const FrechetRe
       }
       KngExact law(M, X, s.sigma, ball, s.p_fail);
       if (!law.ok()) {
-        out.status = Status::refused;
+        out.status = law.status();
         out.max_attempts = static_cast<double>(kMaxProposals);
         return out;
       }

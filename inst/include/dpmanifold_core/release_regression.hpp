@@ -369,7 +369,17 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     Vb = (std::isinf(Vb) ? Ub_lo : (1.0 - kb) * (1.0 - kb) * Vb + kb * kb * Ub_lo) + s.step_var;
     from_stage = true;
     const Vec step_b = kb * bh;
-    const Vec step_a = ka * (Sz / (nd * r.gain)) - m * step_b;  // back to the footpoint at t = 0
+    Vec step_a = ka * (Sz / (nd * r.gain)) - m * step_b;  // back to the footpoint at t = 0
+    // On a Hadamard manifold a step longer than R0 + d(centre, p) ends
+    // outside the domain (triangle inequality), where the projection below
+    // puts it on the boundary; shortened to that length first, so that a
+    // noise-dominated step (small n epsilon) never reaches exp() at a
+    // length whose point overflows (SPD, H^d: NaN or an error naming
+    // `radius`). Post-processing of released values only.
+    if (M.is_hadamard()) {
+      const double cap = s.R0 + M.dist(s.center, p), len_a = step_a.norm();
+      if (len_a > cap) step_a *= cap / len_a;
+    }
     // the step in the chart at p: (step_a, coords(v) + step_b)
     Vec x(2 * d);
     x.head(d) = step_a;

@@ -24,7 +24,8 @@ enum class Status {
   malformed, // the data hold something that is not a point of the manifold
   improper,  // the untruncated law is not normalisable at these public parameters
   refused,   // the public bound on proposals would exceed the cap (decided without data)
-  exhausted  // the bound was reached (probability below the certified one)
+  exhausted, // the bound was reached (probability below the certified one)
+  unresolved // sigma below what double precision resolves at the public radius (decided without data)
 };
 
 // The names the R side reads ("ok", "improper", "refused", "exhausted").
@@ -35,6 +36,7 @@ inline const char* status_name(Status s) {
     case Status::improper: return "improper";
     case Status::refused: return "refused";
     case Status::exhausted: return "exhausted";
+    case Status::unresolved: return "unresolved";
   }
   return "unknown";
 }
