@@ -198,7 +198,7 @@ for (n in c(1e3, 1e4)) for (eps in if (quick) 1 else c(0.5, 1, 2)) {
   dpp_best <- min(dm)
   eu_rows[[length(eu_rows) + 1L]] <- data.frame(
     n = n, epsilon = eps, ols = m[["ols"]], dpmanifold = m[["ours"]], DPpack = dpp_best,
-    DPpack_gamma = gammas[which.min(dm)], laplace_ssp = m[["ssp"]], laplace_ssp_split = m[["ssp_split"]],
+    DPpack_gamma = if (have_dppack) gammas[which.min(dm)] else NA, laplace_ssp = m[["ssp"]], laplace_ssp_split = m[["ssp_split"]],
     ratio_DPpack = m[["ours"]] / dpp_best, ratio_ssp = m[["ours"]] / m[["ssp"]],
     ratio_ssp_split = m[["ours"]] / m[["ssp_split"]],
     se_ratio_split = sd(res["ours", ] - m[["ours"]] / m[["ssp_split"]] * res["ssp_split", ]) / sqrt(eu_reps) / m[["ssp_split"]])
