@@ -151,7 +151,10 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   if (res$status == "malformed") {
     abort_arg("X", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
   }
-  if (!is.null(charge)) charge()
+  # (a public refusal -- improper, refused, unresolved: decided from public
+  # inputs before any draw -- costs nothing; a draw, even one that reached
+  # its bound, is charged)
+  if (!is.null(charge) && res$status %in% c("ok", "exhausted")) charge()
   if (res$status != "ok") {
     sampler_status_error(res, M, s$sigma, if (s$law == "laplace" && !s$truncated) Inf else s$radius,
                          if (s$law == "kng") "KNG" else "Riemannian Laplace", call)

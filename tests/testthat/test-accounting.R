@@ -136,6 +136,13 @@ test_that("a record off the manifold or a bad covariate costs no budget, on ever
   rm <- regression_mechanism(S2, 30, epsilon = 0.5, center = N, radius = 0.3, x_range = c(0, 1))
   fails(release(rm, x, Xbad, budget = b))
   fails(release(rm, xbad, X, budget = b))
+  # a sampler's public refusal (here: a KNG scale below what double
+  # precision resolves) comes before any draw and costs nothing either
+  expect_error(dp_frechet_mean(S2, X, 1e15, "kng", center = N, radius = 0.3, budget = dp_budget(1e16)),
+               class = "dpmanifold_sampler_error")
+  bk <- dp_budget(1e16)
+  try(dp_frechet_mean(S2, X, 1e15, "kng", center = N, radius = 0.3, budget = bk), silent = TRUE)
+  expect_equal(budget_spent(bk)$releases, 0)
   expect_equal(budget_spent(b)$releases, 0)
   expect_s3_class(release(rm, x, X, budget = b), "dp_release")
   expect_equal(budget_spent(b)$epsilon, 0.5)
