@@ -187,10 +187,8 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
     inferred <- c(inferred, "tau")
   }
   mech <- build_regression_mechanism(M, n, opts, ball, cv$range, inferred)
-  priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
-  spend_budget(budget, priv, mech$statistic, charge = FALSE)
   release_regression_data(mech, cv, Ya, return_nonprivate, call = cl,
-                          charge = function() spend_budget(budget, priv, mech$statistic, call = cl))
+                          charge = mechanism_charge(mech, budget, return_nonprivate, cl))
 }
 
 # dp_geodesic_regression(bounds_share = ): the responses' ball chosen

@@ -59,13 +59,21 @@ release <- function(mechanism, ...) {
 release_start <- function(mech, X, arg, return_nonprivate, budget, call = sys.call(-1)) {
   check_flag(return_nonprivate, "return_nonprivate", call = call)
   check_mechanism_intact(mech, call)
-  priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
-  spend_budget(budget, priv, mech$statistic, charge = FALSE, call = call)
+  charge <- mechanism_charge(mech, budget, return_nonprivate, call)
   A <- release_layout(mech$manifold, X, arg, call)
   if (ncol(A) != mech$n) {
     abort_arg(arg, sprintf("holds %d points but the mechanism was built for n = %d", ncol(A), mech$n), call)
   }
-  list(data = A, charge = function() spend_budget(budget, priv, mech$statistic, call = call))
+  list(data = A, charge = charge)
+}
+
+# The budget's check of a mechanism's release, now (it refuses before the
+# data are read), and the charge, returned as a function the release calls
+# once the data are found valid.
+mechanism_charge <- function(mech, budget, return_nonprivate, call) {
+  priv <- if (return_nonprivate) prospective_privacy(mech$privacy, TRUE, FALSE) else mech$privacy
+  spend_budget(budget, priv, mech$statistic, charge = FALSE, call = call)
+  function() spend_budget(budget, priv, mech$statistic, call = call)
 }
 
 # A mechanism releases what it prints only if every field is what its
