@@ -41,7 +41,11 @@ test_that("records that double precision does not hold are never refused (issue 
   for (M in list(spd(2), spd(2, "log_euclidean"))) {
     X <- array(0, c(2, 2, 12))
     for (i in 1:12) X[, , i] <- diag(exp(rnorm(2, sd = 0.2)))
-    for (far in list(diag(c(exp(17), exp(-17))), diag(c(1, 1e-17)))) {
+    # fib: [[F47, F48], [F48, F49]] has determinant exactly 1 (Cassini), so it
+    # is positive definite, yet rounding breaks its Cholesky test
+    fib <- matrix(c(2971215073, 4807526976, 4807526976, 7778742049), 2)
+    expect_error(mfd_dist(M, fib, diag(2)), "numerically singular", class = "dpmanifold_error")
+    for (far in list(diag(c(exp(17), exp(-17))), diag(c(1, 1e-17)), fib)) {
       Xp <- X
       Xp[, , 5] <- far
       for (mech in c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian")) {

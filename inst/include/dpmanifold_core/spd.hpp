@@ -312,6 +312,19 @@ class SPDSpaceT : public Manifold {
       const M P0 = spd_ops::symmetrize<M>(mat(p));
       if (e != 0 && spd_ops::cholesky_lower<M>(P0, L0) && L0.allFinite() && L0.diagonal().minCoeff() > 0.0)
         return kSingular;
+      // Rounding can also break the Cholesky test of a matrix that is
+      // positive definite exactly (condition number beyond 1/eps: the
+      // Fibonacci matrix [[F(n-1), F(n)], [F(n), F(n+1)]] has determinant 1
+      // and fails it for some even n >= 48). The computed eigenvalues lie
+      // within a small multiple of eps * |P| of the exact ones (backward
+      // stability), so a least eigenvalue above -64 k eps |P| cannot tell
+      // such a point from a singular one: it is singular in double
+      // precision, not off the manifold, and is not refused by its value.
+      const auto ev = spd_ops::sym_eigenvalues<M>(spd_ops::symmetrize<M>(P));
+      const double top = ev.cwiseAbs().maxCoeff();
+      if (ev.allFinite() && top > 0.0 &&
+          ev.minCoeff() >= -64.0 * k_ * std::numeric_limits<double>::epsilon() * top)
+        return kSingular;
       return "is not positive definite";
     }
     EigVec l = L.diagonal();
