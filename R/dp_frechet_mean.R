@@ -236,12 +236,23 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   priv <- prospective_privacy(opts$privacy, not_private = return_nonprivate, chain = opts$sampler == "mcmc")
   spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xv <- as_release_data(M, X, "X", call)
-  # (charged before the first private stage: every stage after it draws)
-  spend_budget(budget, priv, "frechet_mean")
   eps <- opts$privacy$epsilon
-  pb <- private_ball_stages(M, Xv, eps, share, center, radius, call = call)
   inner <- opts
   inner$privacy$epsilon <- (1 - share) * eps
+  # the mean's public options (truncated, the noise's representability)
+  # checked on the largest ball the private stages may choose, so that none
+  # of them fails after the charge (compact spaces without a coarse ball
+  # have no such failure)
+  if (!is.null(center)) {
+    r_up <- private_ball_max_radius(M, radius)
+    on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner,
+                                                    list(center = public_ball(M, NULL, center, radius, call = call)$center,
+                                                         radius = r_up), call = call), r_up)
+  }
+  # (charged just before the first private stage draws: every stage after
+  # it draws)
+  pb <- private_ball_stages(M, Xv, eps, share, center, radius,
+                            charge = function() spend_budget(budget, priv, "frechet_mean", call = call), call = call)
   mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
                                   footpoint = pb$center, call = call)
   mech <- compose_private_bounds(mech, pb, opts$privacy)

@@ -31,13 +31,18 @@
 .private_ball <- list(quantile = 0.9, widen = 1.25, levels = 96L, step = 2^(-1 / 16), cost = 19.2, margin = 6,
                       top = 0.9, center_share = 0.5)
 
-private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sys.call(-1)) {
+# `charge`: the budget's charge of the whole release (or NULL), made just
+# before the first draw, once every public input of the centre stage is
+# found valid (its mechanism built, its exact sampler not refused).
+private_ball_stages <- function(M, Xa, epsilon, share, center, radius, charge = NULL, call = sys.call(-1)) {
   n <- ncol(Xa)
   e_c <- share * epsilon / 2
   e_r <- share * epsilon / 2
   # (the largest radius: a public share of r*, where the sensitivity of the
   # mean stays moderate: it grows without bound as the radius nears r*)
   rmax <- max_radius(M) * .private_ball$top
+  compact_centre <- is.null(center) && inherits(M, c("sphere", "kendall_shape"))
+  if (compact_centre && !is.null(charge)) charge()
   if (is.null(center) && inherits(M, "sphere")) {
     s <- 2 / (n * e_c)
     m <- rowMeans(Xa) + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), s)
@@ -58,7 +63,7 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),
                                                seed_scale = FALSE),
                                     coarse, call = call)
-    ctr <- to_ambient(M, release_frechet_points(mech, Xa, call = call)$estimate, "center")[, 1]
+    ctr <- to_ambient(M, release_frechet_points(mech, Xa, call = call, charge = charge)$estimate, "center")[, 1]
     rmax <- min(rmax, radius + cpp_dist(M, matrix(coarse$center), matrix(ctr)))
     st <- mech$stages[[1]]
     st$name <- "center"
@@ -80,6 +85,27 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
                  detail = sprintf("%g-quantile of the distances on a grid of %d radii, times %g",
                                  .private_ball$quantile, length(grid), .private_ball$widen))
   list(center = ctr, radius = r, stages = list(st, sr))
+}
+
+# The largest radius private_ball_stages() may return, from public inputs:
+# a share of r*, and on a coarse public ball (radius `radius`) at most twice
+# its radius (the centre stage's draw stays in the coarse ball).
+private_ball_max_radius <- function(M, radius) {
+  min(max_radius(M) * .private_ball$top, if (is.null(radius)) Inf else 2 * radius)
+}
+
+# The public checks of the stage that runs on the private ball (`expr`, a
+# build or domain check on the ball of radius r_up =
+# private_ball_max_radius()), before the budget is charged: an error says
+# on which ball it was found; the low-utility warnings of that stage come
+# with its release.
+on_largest_private_ball <- function(expr, r_up) {
+  tryCatch(withCallingHandlers(expr, dpmanifold_low_utility = function(w) invokeRestart("muffleWarning")),
+           dpmanifold_error = function(e) {
+             e$message <- sprintf("%s (checked on the largest ball `bounds_share` may choose, of radius %.4g)",
+                                  conditionMessage(e), r_up)
+             stop(e)
+           })
 }
 
 # The base measure's total cost across the grid (public: n and epsilon_r).

@@ -90,22 +90,15 @@ check_x_range <- function(x_range, call = sys.call(-1)) {
 # vector, radius); inferred: names of bounds taken from the data.
 build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = character(), call = sys.call(-1)) {
   r <- ball$radius
-  R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
-  V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
-  check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)
+  dom <- regression_domain(M, n, opts, r, call = call)
+  R0 <- dom$R0
+  V0 <- dom$V0
+  plan <- dom$plan
   method <- opts$method
-  if (is.null(opts$tau) && !method %in% c("gauss_newton", "tangent")) {
-    abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
-  }
   bounds <- list(center = from_ambient(M, matrix(ball$center), single = TRUE), radius = r, tau = opts$tau,
                  p_radius = R0, v_bound = V0, x_range = x_range, inferred = inferred)
   base <- list(center = ball$center, radius = r, R0 = R0, V0 = V0, x_range = x_range)
-  plan <- switch(method,
-    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
-    tangent = tangent_plan(M, n, opts$epsilon, r),
-    legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
-  if (method %in% c("gauss_newton", "tangent")) check_regression_scales(M, plan$stages, call = call)
   err <- regression_expected_error(plan)
   if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
@@ -116,6 +109,38 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
                    build = list(fun = "build_regression_mechanism",
                                 args = list(M = M, n = n, opts = opts, ball = ball, x_range = x_range,
                                             inferred = inferred)))
+}
+
+# The public domain and plan of a regression on a ball of radius r (the
+# centre plays no part): p_radius, v_bound and tau checked, the domain's
+# representability and the stages' noise scales. Monotone in r, so the
+# private-bounds path runs it on the largest ball its stages may choose,
+# before the budget is charged (regression_with_private_bounds()).
+regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
+  R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
+  V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
+  check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)
+  method <- opts$method
+  if (is.null(opts$tau) && !method %in% c("gauss_newton", "tangent")) {
+    abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
+  }
+  plan <- switch(method,
+    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
+    tangent = tangent_plan(M, n, opts$epsilon, r),
+    legacy_plan(M, n, opts, r, R0, V0))
+  if (method %in% c("gauss_newton", "tangent")) {
+    # (the argument named: the domain's own when the default domain's
+    # scales would be in range)
+    blame <- function() {
+      if (is.null(opts$p_radius) && is.null(opts$v_bound)) return("epsilon")
+      def <- switch(method, gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, r, 2 * r),
+                    tangent = tangent_plan(M, n, opts$epsilon, r))
+      ok <- tryCatch(check_regression_scales(M, def$stages), dpmanifold_error = function(e) FALSE)
+      if (isFALSE(ok)) "epsilon" else if (!is.null(opts$v_bound)) "v_bound" else "p_radius"
+    }
+    check_regression_scales(M, plan$stages, blame = blame, call = call)
+  }
+  list(R0 = R0, V0 = V0, plan = plan)
 }
 
 #' @rdname regression_mechanism

@@ -150,3 +150,25 @@ test_that("private bounds on the sphere and Kendall's space use a coarse public 
                "`radius` is required with `center`", class = "dpmanifold_error")
   expect_equal(budget_spent(b)$epsilon, 0)
 })
+
+test_that("private bounds: a public input the later stages refuse costs no budget", {
+  # a coarse SPD ball too large for double precision, for the centre stage
+  # (radius 200) or for the mean on the largest ball the radius stage may
+  # choose (twice the coarse radius): refused before the charge (it used to
+  # be charged, epsilon 1, and then fail)
+  set.seed(13)
+  P <- spd(2)
+  S <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 300))
+  b <- dp_budget(10)
+  for (rad in c(50, 100, 200)) {
+    expect_error(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.2, center = diag(2), radius = rad, budget = b),
+                 "`(radius|epsilon)`.*largest ball `bounds_share` may choose", class = "dpmanifold_not_representable")
+    expect_error(dp_geodesic_regression(P, runif(300), S, epsilon = 1, bounds_share = 0.2, center = diag(2),
+                                        radius = rad, x_range = c(0, 1), budget = b),
+                 "largest ball `bounds_share` may choose", class = "dpmanifold_error")
+  }
+  expect_equal(budget_spent(b)$releases, 0)
+  expect_s3_class(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.3, center = diag(2), radius = 2, budget = b),
+                  "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 1)
+})
