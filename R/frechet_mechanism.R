@@ -43,6 +43,7 @@ frechet_options <- function(M, epsilon, mechanism, delta, mu, alpha, truncated, 
                  "mechanism", call = call)
   sampler <- check_choice(sampler, c("exact", "mcmc"), "sampler", call = call)
   check_flag(seed_scale, "seed_scale", call = call)
+  check_flag(align, "align", call = call)
   if (!is.null(truncated)) check_flag(truncated, "truncated", call = call)
   check_mcmc(mcmc, call = call)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
@@ -122,12 +123,14 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
 #' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
-#' @param ... Unused.
+#' @param ... Unused: an argument given here is an error (a misspelt `budget` is not ignored).
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_frechet, sys.call(-1))
+  check_no_dots(..., what = "release() for a Frechet-mean mechanism (it takes X, return_nonprivate and budget)",
+                call = cl)
   st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
   release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }
