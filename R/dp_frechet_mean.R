@@ -97,7 +97,8 @@
 #'   used).
 #' @param alpha For `"wrapped_gaussian"` under (alpha, epsilon)-RDP.
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
-#'   `center`).
+#'   `center`; with `bounds_share` the private centre, and giving one is an
+#'   error).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
 #'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
 #'   its exact sampler runs), `TRUE` the law
@@ -165,6 +166,9 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                           truncated, align, sampler, mcmc, seed_scale)
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(bounds_share)) {
+    if (!missing(footpoint) && !is.null(footpoint)) {
+      abort_arg("footpoint", "does not combine with `bounds_share`: the footpoint is the privately chosen centre")
+    }
     return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
   }
   # the public ball and footpoint validated and the budget checked before

@@ -172,3 +172,24 @@ test_that("private bounds: a public input the later stages refuse costs no budge
                   "dp_release")
   expect_equal(budget_spent(b)$epsilon, 1)
 })
+
+test_that("private bounds: a footpoint or an align flag that would be ignored is an error", {
+  set.seed(14)
+  S2 <- sphere(2)
+  X <- cap_data(S2, c(0, 0, 1), 300, 0.3)
+  b <- dp_budget(3)
+  # the footpoint was silently ignored (even "zzz"), the privately chosen
+  # centre taking its place
+  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = c(1, 0, 0), budget = b),
+               "`footpoint` does not combine with `bounds_share`", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = "zzz", budget = b),
+               "`footpoint`", class = "dpmanifold_error")
+  # `align` was never validated (NA, "x" were taken as FALSE)
+  for (al in list(NA, "x", c(TRUE, FALSE))) {
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, align = al, budget = b), "`align`",
+                 class = "dpmanifold_error")
+    expect_error(frechet_mechanism(S2, 300, epsilon = 1, center = c(0, 0, 1), radius = 0.5, align = al), "`align`",
+                 class = "dpmanifold_error")
+  }
+  expect_equal(budget_spent(b)$releases, 0)
+})
