@@ -245,14 +245,11 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   inner$privacy$epsilon <- (1 - share) * eps
   # the mean's public options (truncated, the noise's representability)
   # checked on the largest ball the private stages may choose, so that none
-  # of them fails after the charge (compact spaces without a coarse ball
-  # have no such failure)
-  if (!is.null(center)) {
-    r_up <- private_ball_max_radius(M, radius)
-    on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner,
-                                                    list(center = public_ball(M, NULL, center, radius, call = call)$center,
-                                                         radius = r_up), call = call), r_up)
-  }
+  # of them fails after the charge
+  r_up <- private_ball_max_radius(M, radius)
+  ctr <- if (is.null(center)) private_ball_public_point(M) else public_ball(M, NULL, center, radius, call = call)$center
+  on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = ctr, radius = r_up), call = call),
+                          r_up)
   # (charged just before the first private stage draws: every stage after
   # it draws)
   pb <- private_ball_stages(M, Xv, eps, share, center, radius,

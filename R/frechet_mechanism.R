@@ -75,6 +75,12 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   mechanism <- opts$mechanism %||% public_default_mechanism(M, n, privacy$epsilon, ball$center, ball$radius)
   scale <- mechanism_scale(M, mechanism, privacy, ball$radius, n, opts$truncated, opts$seed_scale, opts$align,
                            center = ball$center, sampler = opts$sampler, call = call)
+  if (!is.finite(scale$sigma)) {
+    # (Delta / epsilon overflowed: the samplers need a finite scale)
+    abort_arg(if (identical(privacy$type, "gdp")) "mu" else "epsilon",
+              sprintf("is so small that the noise scale (sensitivity %.3g over it) is not representable in double precision; use a larger one",
+                      scale$sensitivity), call, class = "dpmanifold_not_representable")
+  }
   in_ball <- mechanism == "kng" || (mechanism == "laplace" && isTRUE(scale$truncated))
   check_noise_representable(M, ball$radius, scale$sigma,
                             if (mechanism == "wrapped_gaussian") "gaussian" else "laplace",

@@ -42,10 +42,15 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, charge = 
   # mean stays moderate: it grows without bound as the radius nears r*)
   rmax <- max_radius(M) * .private_ball$top
   compact_centre <- is.null(center) && inherits(M, c("sphere", "kendall_shape"))
+  check_private_ball_scales(M, n, epsilon, share, compact_centre, call)
   if (compact_centre && !is.null(charge)) charge()
   if (is.null(center) && inherits(M, "sphere")) {
     s <- 2 / (n * e_c)
-    m <- rowMeans(Xa) + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), s)
+    # (only the direction counts: a scale above 1 draws unit noise around
+    # mean / s, the same law, which double precision holds for any s; the
+    # sum of squares of a huge noise overflowed and gave the zero vector)
+    u <- max(1, s)
+    m <- rowMeans(Xa) / u + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), min(1, s))
     ctr <- if (sum(m^2) > 0) m / sqrt(sum(m^2)) else c(1, numeric(nrow(Xa) - 1))
     st <- dp_stage("center", "knorm", epsilon = e_c, sensitivity = 2 / n, sigma = s, proof = "private-bounds",
                    detail = "ambient mean of the unit vectors, normalised")
@@ -85,6 +90,31 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, charge = 
                  detail = sprintf("%g-quantile of the distances on a grid of %d radii, times %g",
                                  .private_ball$quantile, length(grid), .private_ball$widen))
   list(center = ctr, radius = r, stages = list(st, sr))
+}
+
+# Public check of the private stages' scales: the centre stage's K-norm
+# scale must not underflow (a huge epsilon) and the radius stage's scores
+# (up to n epsilon_r / 2) must stay finite. Before the charge.
+check_private_ball_scales <- function(M, n, epsilon, share, compact_centre, call = sys.call(-1)) {
+  e_c <- share * epsilon / 2
+  s <- (if (inherits(M, "sphere")) 2 else sqrt(2)) / (n * e_c)
+  if ((compact_centre && !(s >= .Machine$double.xmin)) || !is.finite(n * epsilon)) {
+    abort_arg("epsilon", sprintf(paste("is %g: with `bounds_share` = %g and n = %d the private stages' scales are not",
+                                       "representable in double precision; use an epsilon of a more ordinary size"),
+                                 epsilon, share, as.integer(n)), call, class = "dpmanifold_not_representable")
+  }
+  invisible(TRUE)
+}
+
+# A public point of a compact space, for the public checks on the largest
+# private ball (the checks do not depend on the centre).
+private_ball_public_point <- function(M) {
+  if (inherits(M, "kendall_shape")) {
+    k <- M$ambient_dim / 2
+    x <- seq_len(k) - (k + 1) / 2
+    return(c(x / sqrt(sum(x^2)), numeric(k)))
+  }
+  c(1, numeric(M$ambient_dim - 1))
 }
 
 # The largest radius private_ball_stages() may return, from public inputs:
@@ -148,8 +178,11 @@ private_ball_warn <- function(M, n, e_c, e_r, rmax, sphere_centre, call) {
 private_procrustes_center <- function(M, Xa, s) {
   k <- nrow(Xa) / 2
   Z <- matrix(complex(real = Xa[seq_len(k), ], imaginary = Xa[k + seq_len(k), ]), k)
-  S <- Z %*% Conj(t(Z)) / ncol(Z)
-  nu <- rwrapped_laplace(euclidean(k * k), 1, numeric(k * k), s)
+  # (the top eigenvector of S + N is that of S / u + N / u: a scale above
+  # 1 draws unit noise, so that any s is held)
+  u <- max(1, s)
+  S <- Z %*% Conj(t(Z)) / ncol(Z) / u
+  nu <- rwrapped_laplace(euclidean(k * k), 1, numeric(k * k), min(1, s))
   N <- matrix(0 + 0i, k, k)
   N[cbind(seq_len(k), seq_len(k))] <- nu[seq_len(k)]
   up <- which(upper.tri(N), arr.ind = TRUE)

@@ -66,7 +66,9 @@ check_regression_representable <- function(M, radius, R0, V0, p_radius, v_bound,
 
 check_regression_scales <- function(M, stages, blame = function() "epsilon", call = sys.call(-1)) {
   sig <- unlist(lapply(stages, function(st) st$sigma))
-  sig <- sig[is.finite(sig)]
+  # (an infinite scale, Delta / epsilon overflowed, is out of range too: it
+  # gave a NaN velocity)
+  sig <- sig[!is.na(sig)]
   if (!length(sig)) return(invisible(TRUE))
   if (min(sig) < .regression_scale_range[1] || max(sig) > .regression_scale_range[2]) {
     arg <- blame()
