@@ -211,7 +211,7 @@ compose_private_bounds <- function(mech, pb, privacy) {
 # `center` and `radius`: required off the sphere and Kendall's space,
 # optional there, never half given.
 check_bounds_share <- function(M, share, center, radius, call = sys.call(-1)) {
-  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
+  ok <- is_scalar_number(share) && share > 0 && share < 1
   if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
   if (xor(is.null(center), is.null(radius))) {
     abort_arg(if (is.null(center)) "center" else "radius",

@@ -98,3 +98,22 @@ test_that("private bounds for the regression: invalid domain options are refused
                                       radius = 2, p_radius = 99, budget = b), "`p_radius`", class = "dpmanifold_error")
   expect_equal(budget_spent(b)$releases, 0)
 })
+
+test_that("a 1 x 1 matrix where a number is expected is a classed error naming the argument", {
+  # p_radius = matrix(0.1) failed with R's "dims [product 1] do not match
+  # the length of object [9]"; epsilon and bounds_share as 1 x 1 matrices
+  # released with R's array-recycling warning
+  set.seed(36)
+  D <- sphere_regression_data(200)
+  M <- D$M
+  f <- function(...) dp_geodesic_regression(M, D$x, D$y, x_range = c(0, 1), ...)
+  expect_error(f(epsilon = 1, bounds_share = 0.3, p_radius = matrix(0.1)), "`p_radius`", class = "dpmanifold_error")
+  expect_error(f(epsilon = 1, center = D$center, radius = 0.4, p_radius = matrix(0.1)), "`p_radius`",
+               class = "dpmanifold_error")
+  expect_error(f(epsilon = matrix(1), bounds_share = 0.3), "`epsilon`", class = "dpmanifold_error")
+  expect_error(f(epsilon = 1, bounds_share = matrix(0.3)), "`bounds_share`", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(M, D$y, epsilon = matrix(1), bounds_share = 0.3), "`epsilon`",
+               class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(M, D$y, epsilon = 1, center = D$center, radius = matrix(0.4)), "`radius`",
+               class = "dpmanifold_error")
+})
