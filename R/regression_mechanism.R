@@ -37,8 +37,8 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
   }
   ball <- public_ball(M, NULL, center, radius)
   check_x_range(x_range)
-  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, match.arg(method), tau, p_radius, v_bound,
-                             localise, weight, match.arg(sampler), mcmc)
+  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, check_choice(method), tau, p_radius, v_bound,
+                             localise, weight, check_choice(sampler), mcmc)
   build_regression_mechanism(M, n, opts, ball, as.numeric(x_range))
 }
 
@@ -117,6 +117,11 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 # private-bounds path runs it on the largest ball its stages may choose,
 # before the budget is charged (regression_with_private_bounds()).
 regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
+  if (!(r >= .Machine$double.xmin)) {
+    # (a subnormal radius: the localisation net's spacing underflows to 0)
+    abort_arg("radius", sprintf("is %.4g: too small for double precision (the noise scale underflows)", r), call,
+              class = "dpmanifold_not_representable")
+  }
   R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
   V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
   check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)

@@ -55,3 +55,21 @@ test_that("bounds_share: scales double precision does not hold are refused befor
   r <- quiet(dp_geodesic_regression(S2, x, X, epsilon = 1, bounds_share = 1e-300, x_range = c(0, 1)))
   expect_equal(sum(r$bounds$center^2), 1)
 })
+
+test_that("regression_mechanism(): a subnormal radius and a bad method or sampler are classed errors", {
+  S2 <- sphere(2)
+  N <- c(0, 0, 1)
+  # radius 5e-324: the localisation net's spacing underflowed to 0 and the
+  # net asked for -Inf:Inf ("result would be too long a vector")
+  expect_error(regression_mechanism(S2, 200, 1, center = N, radius = 5e-324, x_range = c(0, 1)), "`radius`",
+               class = "dpmanifold_not_representable")
+  expect_error(dp_geodesic_regression(S2, runif(2), rbind(N, N), 1, center = N, radius = 5e-324, x_range = c(0, 1)),
+               "`radius`", class = "dpmanifold_not_representable")
+  # match.arg()'s unclassed errors
+  for (v in list(NA, 1, "foo", c("tangent", "joint"))) {
+    expect_error(regression_mechanism(S2, 200, 1, center = N, radius = 0.3, x_range = c(0, 1), method = v), "`method`",
+                 class = "dpmanifold_error")
+    expect_error(regression_mechanism(S2, 200, 1, center = N, radius = 0.3, x_range = c(0, 1), sampler = v),
+                 "`sampler`", class = "dpmanifold_error")
+  }
+})
