@@ -77,7 +77,14 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, charge = 
   private_ball_warn(M, n, e_c, e_r, rmax, is.null(center), call)
   grid <- rmax * .private_ball$step^(.private_ball$levels:0)
   d <- cpp_dist(M, matrix(ctr), Xa)
-  cnt <- vapply(grid, function(g) sum(d <= g), numeric(1))
+  # a record double precision does not hold (its distance may be NaN: a
+  # hyperbolic point whose Minkowski form overflows) is replaced by the
+  # centre, as clip_points() does in the release: a record-wise map, so the
+  # count keeps sensitivity 1 (a NaN made every count NA and the draw went
+  # to the largest radius); any other NaN counts as outside every radius
+  bad <- attr(Xa, "unrepresentable")
+  if (!is.null(bad)) d[bad] <- 0
+  cnt <- vapply(grid, function(g) sum(d <= g, na.rm = TRUE), numeric(1))
   # score: sensitivity 1; plus a public base measure decaying linearly in
   # the level, so that the radii beyond every record (all tied) do not
   # outweigh the quantile; its total cost stays `margin` below the count
