@@ -254,8 +254,8 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   # it draws)
   pb <- private_ball_stages(M, Xv, eps, share, center, radius,
                             charge = function() spend_budget(budget, priv, "frechet_mean", call = call), call = call)
-  mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
-                                  footpoint = pb$center, call = call)
+  mech <- on_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
+                                                  footpoint = pb$center, call = call), call)
   mech <- compose_private_bounds(mech, pb, opts$privacy)
   release_frechet_points(mech, Xv, return_nonprivate, call = cl)
 }

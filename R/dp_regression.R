@@ -223,6 +223,6 @@ regression_with_private_bounds <- function(M, x, y, opts, share, center, radius,
   pb <- private_ball_stages(M, Yv, opts$epsilon, share, center, radius,
                             charge = function() spend_budget(budget, priv, "geodesic_regression", call = call),
                             call = call)
-  mech <- build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call)
+  mech <- on_private_ball(build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call), call)
   release_regression_data(compose_private_bounds(mech, pb, privacy), cv, Yv, return_nonprivate, call = cl)
 }

@@ -124,6 +124,21 @@ private_ball_public_point <- function(M) {
   c(1, numeric(M$ambient_dim - 1))
 }
 
+# The stage that runs on the private ball (`expr`: its mechanism's build):
+# its low-utility warning weighs the error against the ball the private
+# stages drew (post-processing of their output), not a public one, and
+# there is no public centre to release instead: it says so.
+on_private_ball <- function(expr, call) {
+  withCallingHandlers(expr, dpmanifold_low_utility = function(w) {
+    msg <- sub("at least the public radius", "at least the radius chosen by the private stages", conditionMessage(w))
+    msg <- sub("at least the public domain's", "at least the domain's, on the ball chosen by the private stages", msg)
+    msg <- sub(": the noise fills the (ball|domain), and releasing the public centre would do as well at no privacy cost; raise epsilon or n, or tighten .*$",
+               ": the noise fills the \\1; raise epsilon or n, or the share left to this stage (1 - bounds_share)", msg)
+    signal_low_utility(msg, call)
+    invokeRestart("muffleWarning")
+  })
+}
+
 # The largest radius private_ball_stages() may return, from public inputs:
 # a share of r*, and on a coarse public ball (radius `radius`) at most twice
 # its radius (the centre stage's draw stays in the coarse ball).

@@ -220,3 +220,22 @@ test_that("private bounds: a record double precision does not hold counts as one
     }
   }
 })
+
+test_that("private bounds: the low-utility warning of the last stage does not call the private ball public", {
+  # it read "at least the public radius (...)" and advised "releasing the
+  # public centre", of which there is none on this path
+  set.seed(16)
+  S2 <- sphere(2)
+  X <- cap_data(S2, c(0, 0, 1), 1000, 0.3)
+  x <- runif(1000)
+  ws <- list()
+  rec <- function(expr) withCallingHandlers(expr, dpmanifold_low_utility = function(w) {
+    ws[[length(ws) + 1]] <<- conditionMessage(w)
+    invokeRestart("muffleWarning")
+  })
+  rec(dp_frechet_mean(S2, X, epsilon = 0.02, bounds_share = 0.5))
+  rec(dp_geodesic_regression(S2, x, X, epsilon = 0.02, bounds_share = 0.5, x_range = c(0, 1)))
+  msgs <- unlist(ws)
+  expect_true(any(grepl("chosen by the private stages", msgs)))
+  expect_false(any(grepl("public (radius|domain|centre)", msgs)))
+})
