@@ -97,7 +97,8 @@
 #'   used).
 #' @param alpha For `"wrapped_gaussian"` under (alpha, epsilon)-RDP.
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
-#'   `center`).
+#'   `center`; with `bounds_share` the private centre, and giving one is an
+#'   error).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
 #'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
 #'   its exact sampler runs), `TRUE` the law
@@ -165,6 +166,9 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                           truncated, align, sampler, mcmc, seed_scale)
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(bounds_share)) {
+    if (!missing(footpoint) && !is.null(footpoint)) {
+      abort_arg("footpoint", "does not combine with `bounds_share`: the footpoint is the privately chosen centre")
+    }
     return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
   }
   # the public ball and footpoint validated and the budget checked before
@@ -236,14 +240,22 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   priv <- prospective_privacy(opts$privacy, not_private = return_nonprivate, chain = opts$sampler == "mcmc")
   spend_budget(budget, priv, "frechet_mean", charge = FALSE)
   Xv <- as_release_data(M, X, "X", call)
-  # (charged before the first private stage: every stage after it draws)
-  spend_budget(budget, priv, "frechet_mean")
   eps <- opts$privacy$epsilon
-  pb <- private_ball_stages(M, Xv, eps, share, center, radius, call = call)
   inner <- opts
   inner$privacy$epsilon <- (1 - share) * eps
-  mech <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
-                                  footpoint = pb$center, call = call)
+  # the mean's public options (truncated, the noise's representability)
+  # checked on the largest ball the private stages may choose, so that none
+  # of them fails after the charge
+  r_up <- private_ball_max_radius(M, radius)
+  ctr <- if (is.null(center)) private_ball_public_point(M) else public_ball(M, NULL, center, radius, call = call)$center
+  on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = ctr, radius = r_up), call = call),
+                          r_up)
+  # (charged just before the first private stage draws: every stage after
+  # it draws)
+  pb <- private_ball_stages(M, Xv, eps, share, center, radius,
+                            charge = function() spend_budget(budget, priv, "frechet_mean", call = call), call = call)
+  mech <- on_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = pb$center, radius = pb$radius),
+                                                  footpoint = pb$center, call = call), call)
   mech <- compose_private_bounds(mech, pb, opts$privacy)
   release_frechet_points(mech, Xv, return_nonprivate, call = cl)
 }

@@ -211,11 +211,18 @@ regression_with_private_bounds <- function(M, x, y, opts, share, center, radius,
   spend_budget(budget, priv, "geodesic_regression", charge = FALSE, call = call)
   Yv <- as_release_data(M, y, "y", call)
   cv <- private_covariate(x, ncol(Yv), x_range, call)
-  # (charged before the first private stage: every stage after it draws)
-  spend_budget(budget, priv, "geodesic_regression", call = call)
-  pb <- private_ball_stages(M, Yv, opts$epsilon, share, center, radius, call = call)
   inner <- opts
   inner$epsilon <- (1 - share) * opts$epsilon
-  mech <- build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call)
+  # the regression's public options (p_radius, v_bound, the domain's noise
+  # scales) checked on the largest ball the private stages may choose, so
+  # that none of them fails after the charge
+  r_up <- private_ball_max_radius(M, radius)
+  on_largest_private_ball(regression_domain(M, ncol(Yv), inner, r_up, call = call), r_up)
+  # (charged just before the first private stage draws: every stage after
+  # it draws)
+  pb <- private_ball_stages(M, Yv, opts$epsilon, share, center, radius,
+                            charge = function() spend_budget(budget, priv, "geodesic_regression", call = call),
+                            call = call)
+  mech <- on_private_ball(build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call), call)
   release_regression_data(compose_private_bounds(mech, pb, privacy), cv, Yv, return_nonprivate, call = cl)
 }

@@ -43,6 +43,7 @@ frechet_options <- function(M, epsilon, mechanism, delta, mu, alpha, truncated, 
                  "mechanism", call = call)
   sampler <- check_choice(sampler, c("exact", "mcmc"), "sampler", call = call)
   check_flag(seed_scale, "seed_scale", call = call)
+  check_flag(align, "align", call = call)
   if (!is.null(truncated)) check_flag(truncated, "truncated", call = call)
   check_mcmc(mcmc, call = call)
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
@@ -74,6 +75,12 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   mechanism <- opts$mechanism %||% public_default_mechanism(M, n, privacy$epsilon, ball$center, ball$radius)
   scale <- mechanism_scale(M, mechanism, privacy, ball$radius, n, opts$truncated, opts$seed_scale, opts$align,
                            center = ball$center, sampler = opts$sampler, call = call)
+  if (!is.finite(scale$sigma)) {
+    # (Delta / epsilon overflowed: the samplers need a finite scale)
+    abort_arg(if (identical(privacy$type, "gdp")) "mu" else "epsilon",
+              sprintf("is so small that the noise scale (sensitivity %.3g over it) is not representable in double precision; use a larger one",
+                      scale$sensitivity), call, class = "dpmanifold_not_representable")
+  }
   in_ball <- mechanism == "kng" || (mechanism == "laplace" && isTRUE(scale$truncated))
   check_noise_representable(M, ball$radius, scale$sigma,
                             if (mechanism == "wrapped_gaussian") "gaussian" else "laplace",
@@ -122,12 +129,14 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
 #' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
-#' @param ... Unused.
+#' @param ... Unused: an argument given here is an error (a misspelt `budget` is not ignored).
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_frechet, sys.call(-1))
+  check_no_dots(..., what = "release() for a Frechet-mean mechanism (it takes X, return_nonprivate and budget)",
+                call = cl)
   st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
   release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }

@@ -94,11 +94,38 @@ check_mechanism_intact <- function(mech, call = sys.call(-1)) {
     altered()
   }
   quiet <- function(w) invokeRestart("muffleWarning")
-  fresh <- tryCatch(withCallingHandlers(do.call(get(b$fun, envir = asNamespace("dpmanifold")), b$args),
-                                        dpmanifold_low_utility = quiet, dpmanifold_privacy_leak = quiet),
-                    error = function(e) NULL)
+  fresh <- tryCatch(withCallingHandlers({
+    if (!mechanism_inputs_valid(b)) NULL else do.call(get(b$fun, envir = asNamespace("dpmanifold")), b$args)
+  }, dpmanifold_low_utility = quiet, dpmanifold_privacy_leak = quiet), error = function(e) NULL)
   if (is.null(fresh) || !identical(fresh, mech)) altered()
   invisible(mech)
+}
+
+# The inputs a mechanism keeps must be what the public constructors
+# validate (frechet_mechanism(), regression_mechanism()): the builders trust
+# their inputs, so a mechanism rebuilt by the builder from edited inputs
+# (a Laplace law at epsilon = 1 labelled mu-GDP, say) is its own rebuild.
+# The options are validated again and must come back unchanged.
+mechanism_inputs_valid <- function(b) {
+  a <- b$args
+  if (!is.list(a) || !is.list(a$opts) || !is.list(a$ball)) return(FALSE)
+  check_manifold(a$M)
+  if (!identical(a$n, check_count(a$n, "n"))) return(FALSE)
+  check_radius(a$M, a$ball$radius)
+  if (length(a$inferred)) return(FALSE)
+  o <- a$opts
+  if (b$fun == "build_frechet_mechanism") {
+    p <- o$privacy
+    if (!is.list(p) || !is.character(p$type) || length(p$type) != 1L) return(FALSE)
+    again <- frechet_options(a$M, if (identical(p$type, "gdp")) NULL else p$epsilon, o$mechanism,
+                             if (identical(p$type, "approximate")) p$delta, p$mu, p$alpha, o$truncated, o$align,
+                             o$sampler, o$mcmc, o$seed_scale)
+  } else {
+    again <- regression_options(a$M, o$epsilon, o$method, o$tau, o$p_radius, o$v_bound, o$localise, o$weight,
+                                o$sampler, o$mcmc)
+    check_x_range(a$x_range)
+  }
+  identical(again, o)
 }
 
 # A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,

@@ -31,16 +31,26 @@
 .private_ball <- list(quantile = 0.9, widen = 1.25, levels = 96L, step = 2^(-1 / 16), cost = 19.2, margin = 6,
                       top = 0.9, center_share = 0.5)
 
-private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sys.call(-1)) {
+# `charge`: the budget's charge of the whole release (or NULL), made just
+# before the first draw, once every public input of the centre stage is
+# found valid (its mechanism built, its exact sampler not refused).
+private_ball_stages <- function(M, Xa, epsilon, share, center, radius, charge = NULL, call = sys.call(-1)) {
   n <- ncol(Xa)
   e_c <- share * epsilon / 2
   e_r <- share * epsilon / 2
   # (the largest radius: a public share of r*, where the sensitivity of the
   # mean stays moderate: it grows without bound as the radius nears r*)
   rmax <- max_radius(M) * .private_ball$top
+  compact_centre <- is.null(center) && inherits(M, c("sphere", "kendall_shape"))
+  check_private_ball_scales(M, n, epsilon, share, compact_centre, call)
+  if (compact_centre && !is.null(charge)) charge()
   if (is.null(center) && inherits(M, "sphere")) {
     s <- 2 / (n * e_c)
-    m <- rowMeans(Xa) + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), s)
+    # (only the direction counts: a scale above 1 draws unit noise around
+    # mean / s, the same law, which double precision holds for any s; the
+    # sum of squares of a huge noise overflowed and gave the zero vector)
+    u <- max(1, s)
+    m <- rowMeans(Xa) / u + rwrapped_laplace(euclidean(nrow(Xa)), 1, numeric(nrow(Xa)), min(1, s))
     ctr <- if (sum(m^2) > 0) m / sqrt(sum(m^2)) else c(1, numeric(nrow(Xa) - 1))
     st <- dp_stage("center", "knorm", epsilon = e_c, sensitivity = 2 / n, sigma = s, proof = "private-bounds",
                    detail = "ambient mean of the unit vectors, normalised")
@@ -58,7 +68,7 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
                                                truncated = NULL, align = TRUE, sampler = "exact", mcmc = mcmc_control(),
                                                seed_scale = FALSE),
                                     coarse, call = call)
-    ctr <- to_ambient(M, release_frechet_points(mech, Xa, call = call)$estimate, "center")[, 1]
+    ctr <- to_ambient(M, release_frechet_points(mech, Xa, call = call, charge = charge)$estimate, "center")[, 1]
     rmax <- min(rmax, radius + cpp_dist(M, matrix(coarse$center), matrix(ctr)))
     st <- mech$stages[[1]]
     st$name <- "center"
@@ -67,7 +77,14 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
   private_ball_warn(M, n, e_c, e_r, rmax, is.null(center), call)
   grid <- rmax * .private_ball$step^(.private_ball$levels:0)
   d <- cpp_dist(M, matrix(ctr), Xa)
-  cnt <- vapply(grid, function(g) sum(d <= g), numeric(1))
+  # a record double precision does not hold (its distance may be NaN: a
+  # hyperbolic point whose Minkowski form overflows) is replaced by the
+  # centre, as clip_points() does in the release: a record-wise map, so the
+  # count keeps sensitivity 1 (a NaN made every count NA and the draw went
+  # to the largest radius); any other NaN counts as outside every radius
+  bad <- attr(Xa, "unrepresentable")
+  if (!is.null(bad)) d[bad] <- 0
+  cnt <- vapply(grid, function(g) sum(d <= g, na.rm = TRUE), numeric(1))
   # score: sensitivity 1; plus a public base measure decaying linearly in
   # the level, so that the radii beyond every record (all tied) do not
   # outweigh the quantile; its total cost stays `margin` below the count
@@ -80,6 +97,67 @@ private_ball_stages <- function(M, Xa, epsilon, share, center, radius, call = sy
                  detail = sprintf("%g-quantile of the distances on a grid of %d radii, times %g",
                                  .private_ball$quantile, length(grid), .private_ball$widen))
   list(center = ctr, radius = r, stages = list(st, sr))
+}
+
+# Public check of the private stages' scales: the centre stage's K-norm
+# scale must not underflow (a huge epsilon) and the radius stage's scores
+# (up to n epsilon_r / 2) must stay finite. Before the charge.
+check_private_ball_scales <- function(M, n, epsilon, share, compact_centre, call = sys.call(-1)) {
+  e_c <- share * epsilon / 2
+  s <- (if (inherits(M, "sphere")) 2 else sqrt(2)) / (n * e_c)
+  if ((compact_centre && !(s >= .Machine$double.xmin)) || !is.finite(n * epsilon)) {
+    abort_arg("epsilon", sprintf(paste("is %g: with `bounds_share` = %g and n = %d the private stages' scales are not",
+                                       "representable in double precision; use an epsilon of a more ordinary size"),
+                                 epsilon, share, as.integer(n)), call, class = "dpmanifold_not_representable")
+  }
+  invisible(TRUE)
+}
+
+# A public point of a compact space, for the public checks on the largest
+# private ball (the checks do not depend on the centre).
+private_ball_public_point <- function(M) {
+  if (inherits(M, "kendall_shape")) {
+    k <- M$ambient_dim / 2
+    x <- seq_len(k) - (k + 1) / 2
+    return(c(x / sqrt(sum(x^2)), numeric(k)))
+  }
+  c(1, numeric(M$ambient_dim - 1))
+}
+
+# The stage that runs on the private ball (`expr`: its mechanism's build):
+# its low-utility warning weighs the error against the ball the private
+# stages drew (post-processing of their output), not a public one, and
+# there is no public centre to release instead: it says so.
+on_private_ball <- function(expr, call) {
+  withCallingHandlers(expr, dpmanifold_low_utility = function(w) {
+    msg <- sub("at least the public radius", "at least the radius chosen by the private stages", conditionMessage(w))
+    msg <- sub("at least the public domain's", "at least the domain's, on the ball chosen by the private stages", msg)
+    msg <- sub(": the noise fills the (ball|domain), and releasing the public centre would do as well at no privacy cost; raise epsilon or n, or tighten .*$",
+               ": the noise fills the \\1; raise epsilon or n, or the share left to this stage (1 - bounds_share)", msg)
+    signal_low_utility(msg, call)
+    invokeRestart("muffleWarning")
+  })
+}
+
+# The largest radius private_ball_stages() may return, from public inputs:
+# a share of r*, and on a coarse public ball (radius `radius`) at most twice
+# its radius (the centre stage's draw stays in the coarse ball).
+private_ball_max_radius <- function(M, radius) {
+  min(max_radius(M) * .private_ball$top, if (is.null(radius)) Inf else 2 * radius)
+}
+
+# The public checks of the stage that runs on the private ball (`expr`, a
+# build or domain check on the ball of radius r_up =
+# private_ball_max_radius()), before the budget is charged: an error says
+# on which ball it was found; the low-utility warnings of that stage come
+# with its release.
+on_largest_private_ball <- function(expr, r_up) {
+  tryCatch(withCallingHandlers(expr, dpmanifold_low_utility = function(w) invokeRestart("muffleWarning")),
+           dpmanifold_error = function(e) {
+             e$message <- sprintf("%s (checked on the largest ball `bounds_share` may choose, of radius %.4g)",
+                                  conditionMessage(e), r_up)
+             stop(e)
+           })
 }
 
 # The base measure's total cost across the grid (public: n and epsilon_r).
@@ -122,8 +200,11 @@ private_ball_warn <- function(M, n, e_c, e_r, rmax, sphere_centre, call) {
 private_procrustes_center <- function(M, Xa, s) {
   k <- nrow(Xa) / 2
   Z <- matrix(complex(real = Xa[seq_len(k), ], imaginary = Xa[k + seq_len(k), ]), k)
-  S <- Z %*% Conj(t(Z)) / ncol(Z)
-  nu <- rwrapped_laplace(euclidean(k * k), 1, numeric(k * k), s)
+  # (the top eigenvector of S + N is that of S / u + N / u: a scale above
+  # 1 draws unit noise, so that any s is held)
+  u <- max(1, s)
+  S <- Z %*% Conj(t(Z)) / ncol(Z) / u
+  nu <- rwrapped_laplace(euclidean(k * k), 1, numeric(k * k), min(1, s))
   N <- matrix(0 + 0i, k, k)
   N[cbind(seq_len(k), seq_len(k))] <- nu[seq_len(k)]
   up <- which(upper.tri(N), arr.ind = TRUE)
@@ -152,7 +233,7 @@ compose_private_bounds <- function(mech, pb, privacy) {
 # `center` and `radius`: required off the sphere and Kendall's space,
 # optional there, never half given.
 check_bounds_share <- function(M, share, center, radius, call = sys.call(-1)) {
-  ok <- is.numeric(share) && length(share) == 1L && !is.na(share) && share > 0 && share < 1
+  ok <- is_scalar_number(share) && share > 0 && share < 1
   if (!ok) abort_arg("bounds_share", "must be a number in (0, 1): the share of epsilon spent on the bounds", call)
   if (xor(is.null(center), is.null(radius))) {
     abort_arg(if (is.null(center)) "center" else "radius",

@@ -64,16 +64,19 @@ check_regression_representable <- function(M, radius, R0, V0, p_radius, v_bound,
 # Refused before any data are read, from public quantities only.
 .regression_scale_range <- c(1e-150, 1e100)
 
-check_regression_scales <- function(M, stages, call = sys.call(-1)) {
+check_regression_scales <- function(M, stages, blame = function() "epsilon", call = sys.call(-1)) {
   sig <- unlist(lapply(stages, function(st) st$sigma))
-  sig <- sig[is.finite(sig)]
+  # (an infinite scale, Delta / epsilon overflowed, is out of range too: it
+  # gave a NaN velocity)
+  sig <- sig[!is.na(sig)]
   if (!length(sig)) return(invisible(TRUE))
   if (min(sig) < .regression_scale_range[1] || max(sig) > .regression_scale_range[2]) {
-    abort_arg("epsilon", sprintf(paste("gives noise scales from %.3g to %.3g on %s, outside the range this method",
-                                       "computes with in double precision (%g to %g); use an epsilon (or radius)",
-                                       "of a more ordinary size"),
-                                 min(sig), max(sig), manifold_label(M), .regression_scale_range[1],
-                                 .regression_scale_range[2]),
+    arg <- blame()
+    abort_arg(arg, sprintf(paste("gives noise scales from %.3g to %.3g on %s, outside the range this method",
+                                 "computes with in double precision (%g to %g); use %s of a more ordinary size"),
+                           min(sig), max(sig), manifold_label(M), .regression_scale_range[1],
+                           .regression_scale_range[2],
+                           if (arg == "epsilon") "an epsilon (or radius)" else sprintf("a `%s`", arg)),
               call, class = "dpmanifold_not_representable")
   }
   invisible(TRUE)

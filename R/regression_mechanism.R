@@ -37,8 +37,8 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
   }
   ball <- public_ball(M, NULL, center, radius)
   check_x_range(x_range)
-  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, match.arg(method), tau, p_radius, v_bound,
-                             localise, weight, match.arg(sampler), mcmc)
+  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, check_choice(method), tau, p_radius, v_bound,
+                             localise, weight, check_choice(sampler), mcmc)
   build_regression_mechanism(M, n, opts, ball, as.numeric(x_range))
 }
 
@@ -90,22 +90,15 @@ check_x_range <- function(x_range, call = sys.call(-1)) {
 # vector, radius); inferred: names of bounds taken from the data.
 build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = character(), call = sys.call(-1)) {
   r <- ball$radius
-  R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
-  V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
-  check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)
+  dom <- regression_domain(M, n, opts, r, call = call)
+  R0 <- dom$R0
+  V0 <- dom$V0
+  plan <- dom$plan
   method <- opts$method
-  if (is.null(opts$tau) && !method %in% c("gauss_newton", "tangent")) {
-    abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
-  }
   bounds <- list(center = from_ambient(M, matrix(ball$center), single = TRUE), radius = r, tau = opts$tau,
                  p_radius = R0, v_bound = V0, x_range = x_range, inferred = inferred)
   base <- list(center = ball$center, radius = r, R0 = R0, V0 = V0, x_range = x_range)
-  plan <- switch(method,
-    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
-    tangent = tangent_plan(M, n, opts$epsilon, r),
-    legacy_plan(M, n, opts, r, R0, V0))
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
-  if (method %in% c("gauss_newton", "tangent")) check_regression_scales(M, plan$stages, call = call)
   err <- regression_expected_error(plan)
   if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
@@ -118,16 +111,55 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
                                             inferred = inferred)))
 }
 
+# The public domain and plan of a regression on a ball of radius r (the
+# centre plays no part): p_radius, v_bound and tau checked, the domain's
+# representability and the stages' noise scales. Monotone in r, so the
+# private-bounds path runs it on the largest ball its stages may choose,
+# before the budget is charged (regression_with_private_bounds()).
+regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
+  if (!(r >= .Machine$double.xmin)) {
+    # (a subnormal radius: the localisation net's spacing underflows to 0)
+    abort_arg("radius", sprintf("is %.4g: too small for double precision (the noise scale underflows)", r), call,
+              class = "dpmanifold_not_representable")
+  }
+  R0 <- domain_radius(opts$p_radius, r, "p_radius", M, call = call)
+  V0 <- if (is.null(opts$v_bound)) 2 * r else check_positive_number(opts$v_bound, "v_bound", call = call)
+  check_regression_representable(M, r, R0, V0, opts$p_radius, opts$v_bound, call = call)
+  method <- opts$method
+  if (is.null(opts$tau) && !method %in% c("gauss_newton", "tangent")) {
+    abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
+  }
+  plan <- switch(method,
+    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
+    tangent = tangent_plan(M, n, opts$epsilon, r),
+    legacy_plan(M, n, opts, r, R0, V0))
+  if (method %in% c("gauss_newton", "tangent")) {
+    # (the argument named: the domain's own when the default domain's
+    # scales would be in range)
+    blame <- function() {
+      if (is.null(opts$p_radius) && is.null(opts$v_bound)) return("epsilon")
+      def <- switch(method, gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, r, 2 * r),
+                    tangent = tangent_plan(M, n, opts$epsilon, r))
+      ok <- tryCatch(check_regression_scales(M, def$stages), dpmanifold_error = function(e) FALSE)
+      if (isFALSE(ok)) "epsilon" else if (!is.null(opts$v_bound)) "v_bound" else "p_radius"
+    }
+    check_regression_scales(M, plan$stages, blame = blame, call = call)
+  }
+  list(R0 = R0, V0 = V0, plan = plan)
+}
+
 #' @rdname regression_mechanism
 #' @param mechanism A mechanism from `regression_mechanism()`.
 #' @param x,y Covariate and responses of the `n` records.
 #' @param return_nonprivate,budget See [dp_geodesic_regression()].
-#' @param ... Unused.
+#' @param ... Unused: an argument given here is an error (a misspelt `budget` is not ignored).
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
+  check_no_dots(..., what = "release() for a regression mechanism (it takes x, y, return_nonprivate and budget)",
+                call = cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)

@@ -231,14 +231,15 @@ euclidean_ols <- function(object, call = sys.call(-1)) {
        terms = if (d == 1L) terms else paste0(rep(paste0("y", seq_len(d), ":"), each = 2L), terms))
 }
 
-# predict()'s `...`: an argument it does not know is an error naming it,
-# not silently ignored.
-check_no_dots <- function(..., call = sys.call(-1)) {
+# A method's `...`: an argument it does not know is an error naming it,
+# not silently ignored (predict(), release(): a misspelt `budget` must not
+# release uncharged).
+check_no_dots <- function(..., what = "predict() for a geodesic_regression fit (it takes newdata, interval and level)",
+                          call = sys.call(-1)) {
   if (...length()) {
     nm <- names(list(...))
     arg <- if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1]
-    abort_arg(arg, "is not an argument of predict() for a geodesic_regression fit (it takes newdata, interval and level)",
-              call)
+    abort_arg(arg, sprintf("is not an argument of %s", what), call)
   }
   invisible(NULL)
 }

@@ -18,7 +18,8 @@ abort_arg <- function(arg, msg, call = sys.call(-1), class = NULL) {
 # accept points within 1e-6 of the manifold and then project them exactly.
 .dpm_tol <- 1e-6
 
-is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
+# (no dim: a 1 x 1 matrix is refused, not recycled against vectors)
+is_scalar_number <- function(x) is.numeric(x) && length(x) == 1L && is.null(dim(x)) && !is.na(x)
 
 # --- manifolds -------------------------------------------------------------
 

@@ -24,6 +24,8 @@ dpm <- local({
                    "linear_release",
                    "linear_weight", "linearised_combination", "domain_block", "ssp_gram_scales", "ssp_gram_share",
                    "ssp_release_split", "split_design_barycentric", "regression_release_curve"),
+    # the mechanism builders (a mechanism rebuilt from forged inputs)
+    mechanism = c("build_frechet_mechanism", "build_regression_mechanism"),
     # where a release keeps the values its private stages drew (swapped
     # between neighbours, which may differ in them)
     release = "with_private_draws")

@@ -256,3 +256,50 @@ test_that("a manifold whose geometry facts were edited is refused everywhere", {
   S <- sphere(2); S$injectivity_radius <- 10
   expect_error(frechet_sensitivity(S, 0.3, 10), "injectivity_radius", class = "dpmanifold_error")
 })
+
+test_that("release() refuses an argument it does not know (a misspelt budget is not ignored)", {
+  # release(m, X, budgte = b) used to release without charging b
+  set.seed(12)
+  S2 <- sphere(2)
+  N <- c(0, 0, 1)
+  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+  x <- runif(30)
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
+  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  b <- dp_budget(10)
+  expect_error(release(m, X, budgte = b), "`budgte` is not an argument of release\\(\\)", class = "dpmanifold_error")
+  expect_error(release(rm, x, X, budgte = b), "`budgte`", class = "dpmanifold_error")
+  expect_error(release(m, X, FALSE, b, 3), "`...`", class = "dpmanifold_error")
+  expect_equal(budget_spent(b)$releases, 0)
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 1)
+})
+
+test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must be valid public inputs", {
+  # the builder run on edited inputs gives a mechanism identical to its own
+  # rebuild: a Laplace law drawn at epsilon = 1 but labelled 1e-6-GDP was
+  # charged mu = 1e-6 and released
+  set.seed(13)
+  S2 <- sphere(2)
+  N <- c(0, 0, 1)
+  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+  x <- runif(30)
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
+  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  forge <- function(mech, f) {
+    b <- attr(mech, "build")
+    do.call(dpm[[b$fun]], f(b$args))
+  }
+  b <- dp_budget(10, delta = 1e-3)
+  forged <- list(
+    forge(m, function(a) { a$opts$privacy <- list(type = "gdp", mu = 1e-6, epsilon = 1, delta = 0); a }),
+    forge(m, function(a) { a$opts$seed_scale <- NA; a }),
+    forge(m, function(a) { a$opts$align <- "x"; a }))
+  for (f in forged) expect_error(release(f, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+  rf <- forge(rm, function(a) { a$x_range <- c(1, 0); a })
+  expect_error(release(rf, x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+  expect_equal(budget_spent(b)$releases, 0)
+  # a mechanism from the constructors still releases
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+  expect_s3_class(release(rm, x, X, budget = b), "dp_release")
+})

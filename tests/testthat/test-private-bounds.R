@@ -150,3 +150,92 @@ test_that("private bounds on the sphere and Kendall's space use a coarse public 
                "`radius` is required with `center`", class = "dpmanifold_error")
   expect_equal(budget_spent(b)$epsilon, 0)
 })
+
+test_that("private bounds: a public input the later stages refuse costs no budget", {
+  # a coarse SPD ball too large for double precision, for the centre stage
+  # (radius 200) or for the mean on the largest ball the radius stage may
+  # choose (twice the coarse radius): refused before the charge (it used to
+  # be charged, epsilon 1, and then fail)
+  set.seed(13)
+  P <- spd(2)
+  S <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 300))
+  b <- dp_budget(10)
+  for (rad in c(50, 100, 200)) {
+    expect_error(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.2, center = diag(2), radius = rad, budget = b),
+                 "`(radius|epsilon)`.*largest ball `bounds_share` may choose", class = "dpmanifold_not_representable")
+    expect_error(dp_geodesic_regression(P, runif(300), S, epsilon = 1, bounds_share = 0.2, center = diag(2),
+                                        radius = rad, x_range = c(0, 1), budget = b),
+                 "largest ball `bounds_share` may choose", class = "dpmanifold_error")
+  }
+  expect_equal(budget_spent(b)$releases, 0)
+  expect_s3_class(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.3, center = diag(2), radius = 2, budget = b),
+                  "dp_release")
+  expect_equal(budget_spent(b)$epsilon, 1)
+})
+
+test_that("private bounds: a footpoint or an align flag that would be ignored is an error", {
+  set.seed(14)
+  S2 <- sphere(2)
+  X <- cap_data(S2, c(0, 0, 1), 300, 0.3)
+  b <- dp_budget(3)
+  # the footpoint was silently ignored (even "zzz"), the privately chosen
+  # centre taking its place
+  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = c(1, 0, 0), budget = b),
+               "`footpoint` does not combine with `bounds_share`", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = "zzz", budget = b),
+               "`footpoint`", class = "dpmanifold_error")
+  # `align` was never validated (NA, "x" were taken as FALSE)
+  for (al in list(NA, "x", c(TRUE, FALSE))) {
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, align = al, budget = b), "`align`",
+                 class = "dpmanifold_error")
+    expect_error(frechet_mechanism(S2, 300, epsilon = 1, center = c(0, 0, 1), radius = 0.5, align = al), "`align`",
+                 class = "dpmanifold_error")
+  }
+  expect_equal(budget_spent(b)$releases, 0)
+})
+
+test_that("private bounds: a record double precision does not hold counts as one record in the radius stage", {
+  # a finite hyperbolic record whose Minkowski form overflows (distance
+  # NaN) made every count of the radius stage NA: the draw went to the
+  # largest radius whatever the seed (2.04 against 0.79 for the data set
+  # without it), so that one record decided the private radius
+  set.seed(15)
+  H <- hyperbolic(2)
+  o <- c(1, 0, 0)
+  X <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 400))
+  x <- runif(400)
+  for (far in list(c(1e308, 1e308, 0), c(1.79e308, 0, 1.79e308))) {
+    X2 <- X
+    X2[1, ] <- far
+    for (seed in 1:3) {
+      f <- function(D) dp_frechet_mean(H, D, epsilon = 1, bounds_share = 0.3, center = o, radius = 2)
+      set.seed(seed); a <- f(X)
+      set.seed(seed); b <- f(X2)
+      expect_equal(b$bounds$radius, a$bounds$radius, tolerance = 0.05)
+      g <- function(D) dp_geodesic_regression(H, x, D, epsilon = 1, bounds_share = 0.3, center = o, radius = 2,
+                                              x_range = c(0, 1))
+      set.seed(seed); a <- g(X)
+      set.seed(seed); b <- g(X2)
+      expect_equal(b$bounds$radius, a$bounds$radius, tolerance = 0.05)
+    }
+  }
+})
+
+test_that("private bounds: the low-utility warning of the last stage does not call the private ball public", {
+  # it read "at least the public radius (...)" and advised "releasing the
+  # public centre", of which there is none on this path
+  set.seed(16)
+  S2 <- sphere(2)
+  X <- cap_data(S2, c(0, 0, 1), 1000, 0.3)
+  x <- runif(1000)
+  ws <- list()
+  rec <- function(expr) withCallingHandlers(expr, dpmanifold_low_utility = function(w) {
+    ws[[length(ws) + 1]] <<- conditionMessage(w)
+    invokeRestart("muffleWarning")
+  })
+  rec(dp_frechet_mean(S2, X, epsilon = 0.02, bounds_share = 0.5))
+  rec(dp_geodesic_regression(S2, x, X, epsilon = 0.02, bounds_share = 0.5, x_range = c(0, 1)))
+  msgs <- unlist(ws)
+  expect_true(any(grepl("chosen by the private stages", msgs)))
+  expect_false(any(grepl("public (radius|domain|centre)", msgs)))
+})

@@ -73,3 +73,47 @@ test_that("private bounds for the regression: neighbours differ only in the priv
   }
   expect_identical(pub(a$value), pub(b$value))
 })
+
+test_that("private bounds for the regression: invalid domain options are refused before the budget is charged", {
+  # p_radius and v_bound are public inputs: an invalid one used to surface
+  # only once the private stages had run, after the charge (budget 5:
+  # spent 1 for an error)
+  set.seed(35)
+  D <- sphere_regression_data(1000)
+  M <- D$M
+  b <- dp_budget(5)
+  f <- function(...) dp_geodesic_regression(M, D$x, D$y, epsilon = 1, x_range = c(0, 1), bounds_share = 0.2,
+                                            budget = b, ...)
+  expect_error(f(p_radius = -1), "`p_radius`", class = "dpmanifold_error")
+  expect_error(f(p_radius = "a"), "`p_radius`", class = "dpmanifold_error")
+  expect_error(f(p_radius = 10), "`p_radius`", class = "dpmanifold_error")
+  expect_error(f(v_bound = NA), "`v_bound`", class = "dpmanifold_error")
+  expect_error(f(v_bound = c(1, 2)), "`v_bound`", class = "dpmanifold_error")
+  # a domain whose noise scales leave double precision: refused from the
+  # largest ball the private stages may choose (public), naming `v_bound`
+  expect_error(f(v_bound = 1e300), "`v_bound`", class = "dpmanifold_error")
+  P <- spd(2)
+  S <- mfd_exp(P, diag(2), 0.1 * mfd_random_tangent(P, diag(2), 1000))
+  expect_error(dp_geodesic_regression(P, D$x, S, epsilon = 1, x_range = c(0, 1), bounds_share = 0.2, center = diag(2),
+                                      radius = 2, p_radius = 99, budget = b), "`p_radius`", class = "dpmanifold_error")
+  expect_equal(budget_spent(b)$releases, 0)
+})
+
+test_that("a 1 x 1 matrix where a number is expected is a classed error naming the argument", {
+  # p_radius = matrix(0.1) failed with R's "dims [product 1] do not match
+  # the length of object [9]"; epsilon and bounds_share as 1 x 1 matrices
+  # released with R's array-recycling warning
+  set.seed(36)
+  D <- sphere_regression_data(200)
+  M <- D$M
+  f <- function(...) dp_geodesic_regression(M, D$x, D$y, x_range = c(0, 1), ...)
+  expect_error(f(epsilon = 1, bounds_share = 0.3, p_radius = matrix(0.1)), "`p_radius`", class = "dpmanifold_error")
+  expect_error(f(epsilon = 1, center = D$center, radius = 0.4, p_radius = matrix(0.1)), "`p_radius`",
+               class = "dpmanifold_error")
+  expect_error(f(epsilon = matrix(1), bounds_share = 0.3), "`epsilon`", class = "dpmanifold_error")
+  expect_error(f(epsilon = 1, bounds_share = matrix(0.3)), "`bounds_share`", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(M, D$y, epsilon = matrix(1), bounds_share = 0.3), "`epsilon`",
+               class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(M, D$y, epsilon = 1, center = D$center, radius = matrix(0.4)), "`radius`",
+               class = "dpmanifold_error")
+})
