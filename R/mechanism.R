@@ -27,10 +27,13 @@
 #' mechanism, named by each stage's `proof` field.
 #'
 #' @param x A `dp_mechanism`.
-#' @param mechanism A `dp_mechanism` (from [frechet_mechanism()]).
-#' @param ... Data and options of the release (see the methods), or unused.
+#' @param mechanism A `dp_mechanism` (from [frechet_mechanism()] or
+#'   [regression_mechanism()]).
+#' @param ... Data and options of the release (see the methods:
+#'   [release.dp_mechanism_frechet()], [release.dp_mechanism_regression()]),
+#'   or unused.
 #' @return `release()`: a [dp_release].
-#' @seealso [frechet_mechanism()], [dp_budget()].
+#' @seealso [frechet_mechanism()], [regression_mechanism()], [dp_budget()].
 #' @examples
 #' S2 <- sphere(2)
 #' north <- c(0, 0, 1)
