@@ -205,16 +205,23 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #'
 #' @param M A manifold, see [manifolds].
 #' @param n,epsilon,center,radius Optional public sample size, budget and
-#'   ball; without them the preferred mechanism of `M` is returned.
+#'   ball, all four or none: without them the preferred mechanism of `M` is
+#'   returned; some without the others are refused.
 #' @return A mechanism name.
 #' @examples
 #' default_mechanism(sphere(2))
 #' default_mechanism(kendall_shape(4))
+#' default_mechanism(sphere(2), n = 200, epsilon = 1, center = c(0, 0, 1), radius = 0.7)
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
-  if (is.null(n) || is.null(epsilon) || is.null(center) || is.null(radius)) {
-    return(manifold_entry(M)$default_mechanism)
+  given <- !c(n = is.null(n), epsilon = is.null(epsilon), center = is.null(center), radius = is.null(radius))
+  if (!any(given)) return(manifold_entry(M)$default_mechanism)
+  if (!all(given)) {
+    # some but not all: the answer would silently ignore those given
+    abort_arg(names(given)[!given][1], sprintf(
+      "is missing: the default for given public inputs needs all of n, epsilon, center and radius (%s given); give none for the manifold's preferred mechanism",
+      paste(names(given)[given], collapse = ", ")))
   }
   n <- check_count(n, "n")
   check_epsilon(epsilon)

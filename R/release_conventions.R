@@ -188,7 +188,7 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' space at the footpoint. On `euclidean()` the result is lm's table, one
 #' interval per coefficient (intercept at x = 0 and slope, for each response
 #' `y1`, `y2`, ...), and `parm` picks rows by name or index; elsewhere
-#' `parm` is `"p"`, `"v"` or both. They hold the least-squares fit of the
+#' `parm` is `"p"`, `"v"` or both (or their indices 1 and 2). They hold the least-squares fit of the
 #' clipped data at about their level: at 0.9, 0.91-1.00 on spheres and
 #' SPD(2) with even designs and one bunched in the lower 40% of the range,
 #' 0.97-0.99 on `euclidean()` (300 releases each). The model is approximate (proof section 3 of
@@ -199,8 +199,9 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #'
 #' @param object A Frechet-mean or regression [dp_release].
 #' @param parm Frechet means: not used (one ball for the whole estimate).
-#'   Regressions: the coefficients, `"p"` and/or `"v"`, or on `euclidean()`
-#'   row names or indices of the table, as for [stats::confint()].
+#'   Regressions: the coefficients, `"p"` and/or `"v"` (or their indices
+#'   1 and 2), or on `euclidean()` row names or indices of the table, as
+#'   for [stats::confint()].
 #' @param level Coverage probability, strictly between 0 and 1.
 #' @param ... Unused.
 #' @return For a Frechet mean, a list of class `dp_confidence_ball`:
