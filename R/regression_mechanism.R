@@ -122,12 +122,14 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 #' @param mechanism A mechanism from `regression_mechanism()`.
 #' @param x,y Covariate and responses of the `n` records.
 #' @param return_nonprivate,budget See [dp_geodesic_regression()].
-#' @param ... Unused.
+#' @param ... Not used: other arguments (`epsilon`, `tau`, ...) are
+#'   refused, the mechanism fixes them.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
+  check_release_dots(list(...), "regression_mechanism", cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)

@@ -86,3 +86,22 @@ test_that("default_mechanism() refuses some public inputs without the others", {
   expect_error(default_mechanism(S2, radius = 0.7), "`n` is missing", class = "dpmanifold_error")
   expect_identical(default_mechanism(S2), "laplace")
 })
+
+test_that("release() refuses arguments its mechanism fixes instead of ignoring them", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(47)
+  X <- mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 30))
+  b <- dp_budget(2)
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = north, radius = 0.4)
+  e <- tryCatch(release(m, X, epsilon = 2, budget = b), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_error")
+  expect_identical(e$arg, "epsilon")
+  expect_match(conditionMessage(e), "frechet_mechanism()", fixed = TRUE)
+  expect_equal(budget_spent(b)$epsilon, 0)
+  x <- runif(30)
+  rm <- regression_mechanism(S2, n = 30, epsilon = 1, center = north, radius = 0.4, x_range = c(0, 1))
+  expect_error(release(rm, x, X, tau = 0.1), "`tau` is not an argument of release\\(\\).*regression_mechanism\\(\\)",
+               class = "dpmanifold_error")
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+})
