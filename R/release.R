@@ -219,7 +219,7 @@ summary.dp_release <- function(object, ...) {
     n = object$n,
     sensitivity = format_named(object$sensitivity),
     sigma = format_named(object$sigma),
-    radius = format_named(unlist(b[intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))])),
+    bounds = format_named(unlist(b[intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))])),
     bounds_from_data = if (length(b$inferred)) paste(b$inferred, collapse = ", ") else "none",
     sampler = sampler_label(object$sampler))
   structure(list(table = data.frame(value = rows, stringsAsFactors = FALSE), estimate = object$estimate,

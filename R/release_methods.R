@@ -136,8 +136,9 @@ print_estimate <- function(x) {
   cat("  private velocity v (per unit of x):\n")
   print(signif(est$v, 5))
   if (inherits(x$manifold, "euclidean")) {
-    cat("  intercept (at x = 0) and slope:\n")
-    print(signif(rbind(intercept = as.numeric(est$p) - est$x0 * as.numeric(est$v), slope = as.numeric(est$v)), 5))
+    # as coef() gives them (a named vector for one response)
+    cat("  intercept (at x = 0) and slope, as coef():\n")
+    print(signif(regression_coef(x$manifold, est$p, est$v, est$x0), 5))
   }
   invisible(NULL)
 }

@@ -105,3 +105,15 @@ test_that("release() refuses arguments its mechanism fixes instead of ignoring t
                class = "dpmanifold_error")
   expect_s3_class(release(m, X, budget = b), "dp_release")
 })
+
+test_that("print() of a linear release shows coef() as lm's; summary() labels its bounds row", {
+  rel <- lm_release()
+  out <- capture.output(print(rel))
+  i <- grep("intercept (at x = 0) and slope", out, fixed = TRUE)
+  expect_length(i, 1L)
+  expect_false(any(grepl("[,1]", out, fixed = TRUE)))
+  expect_match(out[i + 1L], "(Intercept)", fixed = TRUE)
+  tab <- summary(rel)$table
+  expect_match(tab["bounds", "value"], "radius 2, .*v_bound 4")
+  expect_false("radius" %in% rownames(tab))
+})
