@@ -134,7 +134,13 @@
 #'   coarse ball is required. The release prints epsilon-DP for the whole
 #'   and each stage's share.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
-#' @return A [dp_release] object.
+#' @return A [dp_release] object (methods: `print()`, `summary()`,
+#'   `coef()`, [confint()][confint.dp_release], [nobs()][release_conventions],
+#'   [plot()][plot.dp_release]).
+#' @seealso [frechet_mechanism()] (the mechanism and its expected error
+#'   before the data), [frechet_mean()] (the non-private estimate),
+#'   [confint.dp_release()], [privacy_spent()], [dp_budget()],
+#'   [dp_geodesic_regression()].
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
 #'   Bharath, Reimherr and Slavkovic (2022), Theorems 1-2 and supplement B;
 #'   Exponential-wrapped mechanisms for DP on Hadamard manifolds,

@@ -39,6 +39,8 @@
 #'   print(generics::tidy(rel))
 #'   print(generics::glance(rel))
 #' }
+#' @seealso [dp_release] (`predict()`, `coef()`, `summary()`),
+#'   [confint.dp_release()], [geodesic_regression-methods] for the non-private fit.
 #' @name release_conventions
 NULL
 
@@ -228,6 +230,8 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' fit <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.15, center = north, radius = 0.45,
 #'                               x_range = c(0, 1))
 #' confint(fit, level = 0.9)
+#' @seealso [dp_release] (`predict(interval = "confidence")`, `coef()`),
+#'   [release_conventions], [dp_frechet_mean()], [dp_geodesic_regression()].
 #' @importFrom stats confint
 #' @export
 confint.dp_release <- function(object, parm, level = 0.95, ...) {
