@@ -117,3 +117,13 @@ test_that("print() of a linear release shows coef() as lm's; summary() labels it
   expect_match(tab["bounds", "value"], "radius 2, .*v_bound 4")
   expect_false("radius" %in% rownames(tab))
 })
+
+test_that("regression_mechanism() takes method = \"auto\" as its help says, and refuses a bad choice by class", {
+  S2 <- sphere(2)
+  mk <- function(...) regression_mechanism(S2, n = 100, epsilon = 1, center = c(0, 0, 1), radius = 0.4,
+                                           x_range = c(0, 1), ...)
+  expect_identical(mk(method = "auto")$method, mk()$method)
+  expect_identical(mk(method = "auto")$method, "gauss_newton")
+  expect_error(mk(method = "bogus"), "`method` is \"bogus\"", class = "dpmanifold_error")
+  expect_error(mk(sampler = "bogus"), "`sampler` is \"bogus\"", class = "dpmanifold_error")
+})
