@@ -21,7 +21,9 @@
 #'   `estimate`): for a Frechet mean `mean[i]` (vector layouts) or
 #'   `mean[i,j]` (matrix layouts), for a regression the footpoint
 #'   (`footpoint[...]`, at the middle `x0` of the public x range) and the
-#'   velocity (`velocity[...]`, per unit of x). `glance()` gives one row of
+#'   velocity (`velocity[...]`, per unit of x); unlike broom's `tidy()` of
+#'   an `lm` fit there are no standard errors, and `conf.int = TRUE` is
+#'   refused (the public regions are balls: `confint()`). `glance()` gives one row of
 #'   public facts: `statistic`, `n`, `epsilon`, `delta`, `guarantee`,
 #'   `mechanism`, `private`.
 #' * `confint()`: see [confint.dp_release()].
@@ -94,8 +96,15 @@ coordinate_terms <- function(M, prefix, x) {
   sprintf("%s[%d]", prefix, seq_along(x))
 }
 
-tidy.dp_release <- function(x, ...) {
+tidy.dp_release <- function(x, conf.int = FALSE, ...) {
   check_release(x, "x")
+  # broom's tidy(conf.int = TRUE) of a model adds per-term intervals; a
+  # release's public regions are balls (confint()), not per-term intervals
+  if (!identical(conf.int, FALSE)) {
+    abort_arg("conf.int", paste(
+      "is not supported for a release: its public confidence regions are geodesic balls, not intervals per term;",
+      "use confint(x, level = )"))
+  }
   M <- x$manifold
   if (identical(x$statistic, "geodesic_regression")) {
     p <- x$estimate$p

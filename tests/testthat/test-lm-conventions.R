@@ -127,3 +127,11 @@ test_that("regression_mechanism() takes method = \"auto\" as its help says, and 
   expect_error(mk(method = "bogus"), "`method` is \"bogus\"", class = "dpmanifold_error")
   expect_error(mk(sampler = "bogus"), "`sampler` is \"bogus\"", class = "dpmanifold_error")
 })
+
+test_that("tidy(conf.int = TRUE) of a release is refused, not ignored", {
+  skip_if_not_installed("generics")
+  rel <- lm_release()
+  expect_error(generics::tidy(rel, conf.int = TRUE), "`conf.int`.*confint", class = "dpmanifold_error")
+  expect_named(generics::tidy(rel), c("term", "estimate"))
+  expect_named(generics::tidy(rel, conf.int = FALSE), c("term", "estimate"))
+})
