@@ -135,3 +135,13 @@ test_that("tidy(conf.int = TRUE) of a release is refused, not ignored", {
   expect_named(generics::tidy(rel), c("term", "estimate"))
   expect_named(generics::tidy(rel, conf.int = FALSE), c("term", "estimate"))
 })
+
+test_that("a formula in place of the manifold says there is no formula interface", {
+  x <- runif(10)
+  y <- 1 + x
+  expect_error(dp_geodesic_regression(y ~ x, epsilon = 1), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(y ~ x), "`M` is a formula", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(list(), x, y, epsilon = 1), "`M` must be a manifold object",
+               class = "dpmanifold_error")
+})
