@@ -35,6 +35,11 @@ predict.dp_release <- function(object, newdata, interval = c("none", "confidence
   if (missing(newdata)) {
     abort_arg("newdata", "is missing: a private release has no fitted values (they would need the private covariates); give the covariate values at which to evaluate it")
   }
+  if (identical(interval, "prediction")) {
+    abort_arg("interval", paste(
+      "is \"prediction\", which a release cannot give: a prediction interval needs the spread of the residuals,",
+      "which the release does not estimate; \"confidence\" gives the public region of the geodesic itself"))
+  }
   interval <- check_choice(interval, c("none", "confidence"), "interval")
   M <- object$manifold
   g <- release_regression_geodesic(object, "object")

@@ -28,6 +28,8 @@ test_that("predict() of a release takes a data frame, keeps names and refuses un
   e <- tryCatch(predict(rel, nd, se.fit = TRUE), dpmanifold_error = function(e) e)
   expect_s3_class(e, "dpmanifold_error")
   expect_identical(e$arg, "se.fit")
+  expect_error(predict(rel, nd, interval = "prediction"), "`interval` is \"prediction\".*spread of the residuals",
+               class = "dpmanifold_error")
   expect_error(predict(rel, data.frame(a = 1, b = 2)), "`newdata`", class = "dpmanifold_error")
   expect_error(predict(rel, matrix(c(0, 1, 0.5, 0.2), 2)), "`newdata`", class = "dpmanifold_error")
   # on the sphere, a data frame and its row names as for the non-private fit
