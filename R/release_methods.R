@@ -17,7 +17,10 @@
 #'   (not lm's matrix of `fit`, `lwr`, `upr`: on a manifold the region is a
 #'   ball; on `euclidean(1)` the interval is `fit - radius` to `fit +
 #'   radius`). There is no `"prediction"`
-#'   interval: the release holds no estimate of the residual spread.
+#'   interval: the release holds no estimate of the residual spread. The
+#'   radius counts the noise, not the release's bias, and under-covers at
+#'   large \eqn{n\epsilon} (see the section "Regression releases" of
+#'   [confint.dp_release()]).
 #' @param level Confidence level of the balls.
 #' @export
 predict.dp_release <- function(object, newdata, interval = c("none", "confidence"), level = 0.95, ...) {
