@@ -22,13 +22,15 @@
 #'   unknown delta, and so is any total it enters (`delta_unknown`);
 #' * a not-private release makes the total not private.
 #'
-#' @param ... `dp_release` objects.
+#' @param ... [dp_release] objects.
 #' @param delta Target delta for converting GDP or RDP totals (and mixtures)
 #'   to (epsilon, delta)-DP.
 #' @return An object of class `dp_privacy_total`: a list with `type`
 #'   (`"pure"`, `"approximate"`, `"gdp"`, `"rdp"`), `epsilon`, `delta`,
 #'   `mu`, `alpha`, `private`, `delta_unknown`, `not_private` and
 #'   `guarantee`.
+#' @seealso [dp_budget()], which refuses a release that would overspend;
+#'   [dp_release].
 #' @references Dong, Roth and Su (2022), Gaussian differential privacy,
 #'   Corollary 2.13; Mironov (2017), Renyi differential privacy,
 #'   Proposition 3; exponential-wrapped mechanisms paper, Theorems 3.2-3.4.
@@ -202,18 +204,29 @@ print.dp_privacy_total <- function(x, ...) {
 #' copies share one ledger. A release that fails after its charge (a
 #' sampler's public failure event) keeps the charge.
 #'
-#' `update()` on a release made with a budget runs the release again and
-#' charges the budget again; it says so with a message.
+#' `update(object, ...)` reruns the call that made a release, as
+#' [stats::update()] does for a model, with the named arguments in `...`
+#' changed (`update(rel, epsilon = 2)`; `NULL` removes one). It is a new
+#' release of the same data: it spends privacy again (charging `budget`
+#' again when the call has one; see [privacy_spent()]) and says so with a
+#' message of class `dpmanifold_budget_message`. A release has no formula,
+#' so unnamed arguments are refused. The call keeps the data's names
+#' (`x = dat$age`), never their values: it is evaluated where `update()` is
+#' called, and a release whose data were given as values (by [do.call()],
+#' say) asks for them again. `evaluate = FALSE` returns the call and
+#' spends nothing.
 #'
 #' @param epsilon Total epsilon of the budget.
 #' @param delta Total delta (default 0: only pure-DP releases fit, unless a
 #'   delta is given).
 #' @param x A `dp_budget`.
-#' @param ... Unused.
+#' @param ... `print()`: unused. `update()`: the arguments of the release's
+#'   call to change, each named.
 #' @return `dp_budget()`: an object of class `dp_budget`;
 #'   `budget_spent()`: the composed total of its charges (as
 #'   [privacy_spent()] returns it) with the `left` epsilon and delta.
-#' @seealso [privacy_spent()].
+#'   `update()`: a new [dp_release], or the call with `evaluate = FALSE`.
+#' @seealso [privacy_spent()], [dp_release].
 #' @examples
 #' b <- dp_budget(epsilon = 1)
 #' E <- euclidean(2)
@@ -321,12 +334,19 @@ print.dp_budget <- function(x, ...) {
 
 #' @rdname dp_budget
 #' @param object A [dp_release].
-#' @param evaluate As in [stats::update()].
+#' @param evaluate As in [stats::update()]: `FALSE` returns the updated
+#'   call without running it.
 #' @export
 update.dp_release <- function(object, ..., evaluate = TRUE) {
   call <- object$call
   if (is.null(call)) abort_arg("object", "has no call to update")
   extras <- match.call(expand.dots = FALSE)$...
+  # an unnamed argument would be dropped (or fail on a missing name), and
+  # the call rerun unchanged at a new privacy cost: refused, before anything
+  if (length(extras) && (is.null(names(extras)) || !all(nzchar(names(extras))))) {
+    abort_arg("...", paste("must name the arguments to change (e.g. update(object, epsilon = 2)): a release has no",
+                           "formula, and an unnamed argument would be dropped, the release rerun unchanged"))
+  }
   if (length(extras)) for (a in names(extras)) call[[a]] <- extras[[a]]
   held <- vapply(as.list(call)[-1], identical, logical(1), as.name("<data>"))
   if (any(held)) {
@@ -335,6 +355,7 @@ update.dp_release <- function(object, ..., evaluate = TRUE) {
                                       "out values); pass it again, e.g. update(object, %s)"),
                                 paste(a, collapse = ", "), paste0(a, " = ...", collapse = ", ")))
   }
+  if (!evaluate) return(call)
   if (!is.null(call$budget)) {
     message(structure(class = c("dpmanifold_budget_message", "message", "condition"),
                       list(message = "update() makes a new release: it charges `budget` again\n", call = NULL)))
@@ -343,5 +364,5 @@ update.dp_release <- function(object, ..., evaluate = TRUE) {
                       list(message = "update() makes a new release of the same data: it spends privacy again (see privacy_spent())\n",
                            call = NULL)))
   }
-  if (evaluate) eval(call, parent.frame()) else call
+  eval(call, parent.frame())
 }

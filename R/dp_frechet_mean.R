@@ -135,7 +135,13 @@
 #'   coarse ball is required. The release prints epsilon-DP for the whole
 #'   and each stage's share.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
-#' @return A [dp_release] object.
+#' @return A [dp_release] object (methods: `print()`, `summary()`,
+#'   `coef()`, [confint()][confint.dp_release], [nobs()][release_conventions],
+#'   [plot()][plot.dp_release]).
+#' @seealso [frechet_mechanism()] (the mechanism and its expected error
+#'   before the data), [frechet_mean()] (the non-private estimate),
+#'   [confint.dp_release()], [privacy_spent()], [dp_budget()],
+#'   [dp_geodesic_regression()].
 #' @references Reimherr, Bharath and Soto (2021), Theorems 1-3; Soto,
 #'   Bharath, Reimherr and Slavkovic (2022), Theorems 1-2 and supplement B;
 #'   Exponential-wrapped mechanisms for DP on Hadamard manifolds,
@@ -209,16 +215,23 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #'
 #' @param M A manifold, see [manifolds].
 #' @param n,epsilon,center,radius Optional public sample size, budget and
-#'   ball; without them the preferred mechanism of `M` is returned.
+#'   ball, all four or none: without them the preferred mechanism of `M` is
+#'   returned; some without the others are refused.
 #' @return A mechanism name.
 #' @examples
 #' default_mechanism(sphere(2))
 #' default_mechanism(kendall_shape(4))
+#' default_mechanism(sphere(2), n = 200, epsilon = 1, center = c(0, 0, 1), radius = 0.7)
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_manifold(M)
-  if (is.null(n) || is.null(epsilon) || is.null(center) || is.null(radius)) {
-    return(manifold_entry(M)$default_mechanism)
+  given <- !c(n = is.null(n), epsilon = is.null(epsilon), center = is.null(center), radius = is.null(radius))
+  if (!any(given)) return(manifold_entry(M)$default_mechanism)
+  if (!all(given)) {
+    # some but not all: the answer would silently ignore those given
+    abort_arg(names(given)[!given][1], sprintf(
+      "is missing: the default for given public inputs needs all of n, epsilon, center and radius (%s given); give none for the manifold's preferred mechanism",
+      paste(names(given)[given], collapse = ", ")))
   }
   n <- check_count(n, "n")
   check_epsilon(epsilon)

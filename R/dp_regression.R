@@ -5,7 +5,8 @@
 #' linear regression) under epsilon-differential privacy. `p` is the
 #' footpoint at \eqn{x_0}, the middle of the public `x_range`, and `v` the
 #' velocity per unit of `x`, the parametrisation of [geodesic_regression()]
-#' too; [predict()], [coef()] and [print()] work in the units of `x`, and
+#' too; [predict()][dp_release], [coef()][dp_release] and
+#' [print()][dp_release] work in the units of `x`, and
 #' [confint()][confint.dp_release] gives public regions for `p` and `v`
 #' (lm's intervals on [euclidean()]).
 #'
@@ -126,8 +127,11 @@
 #'   the K-norm mechanism; McSherry and Talwar (2007) for the exponential
 #'   mechanism; Wang (2018), Revisiting differentially private linear
 #'   regression (sufficient-statistics perturbation).
-#' @seealso [regression_mechanism()], [geodesic_regression()],
-#'   [confint.dp_release()], [dp_frechet_mean()].
+#' @seealso [regression_mechanism()], [geodesic_regression()] (the
+#'   non-private fit), [dp_release] (`predict()`, `coef()`, `summary()`),
+#'   [confint.dp_release()], [release_conventions] (`nobs()`; why no
+#'   `fitted()` or `residuals()`), [plot.dp_release()], [dp_budget()],
+#'   [dp_frechet_mean()].
 #' @examples
 #' S2 <- sphere(2)
 #' x <- runif(300)

@@ -129,14 +129,14 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
 #'   public ball inside the release).
 #' @param return_nonprivate See [dp_frechet_mean()].
 #' @param budget A [dp_budget()] to charge before any data are read, or `NULL`.
-#' @param ... Unused: an argument given here is an error (a misspelt `budget` is not ignored).
+#' @param ... Not used: other arguments (`epsilon`, `radius`, ...) are
+#'   refused, the mechanism fixes them.
 #' @export
 release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_frechet, sys.call(-1))
-  check_no_dots(..., what = "release() for a Frechet-mean mechanism (it takes X, return_nonprivate and budget)",
-                call = cl)
+  check_release_dots(list(...), "frechet_mechanism", cl)
   st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
   release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }

@@ -2,8 +2,12 @@
 #'
 #' Constructors for the six manifolds of the package. Each returns an object
 #' of class `c("<name>", "manifold")` that is passed as the first argument
-#' `M` to every geometric function (`mfd_exp()`, `mfd_log()`, ...) and to
-#' the estimators and private mechanisms.
+#' `M` to every geometric function ([mfd_exp()], [mfd_log()], ...: see
+#' [geometry]) and to the estimators ([frechet_mean()],
+#' [geodesic_regression()]) and private releases ([dp_frechet_mean()],
+#' [dp_geodesic_regression()]), whose public radius must be below
+#' [max_radius()]. Accepted forms of points (data frames, raw Kendall
+#' configurations): [input_forms].
 #'
 #' * `euclidean(d)`: \eqn{R^d}; points are numeric vectors of length `d` (or
 #'   an n x d matrix, one point per row).
@@ -31,7 +35,9 @@
 #'   are refused; computed points are returned up to \eqn{x_0 = 10^{100}}.
 #'
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
-#' al. (2022), summarised in the package's SPEC.
+#' al. (2022); the documents shipped in
+#' `system.file("proofs", package = "dpmanifold")` derive what the
+#' mechanisms use of them.
 #'
 #' Each manifold is declared once to the R layer by an internal
 #' registration (its layout, labels, default mechanism); its geometry

@@ -27,10 +27,13 @@
 #' mechanism, named by each stage's `proof` field.
 #'
 #' @param x A `dp_mechanism`.
-#' @param mechanism A `dp_mechanism` (from [frechet_mechanism()]).
-#' @param ... Data and options of the release (see the methods), or unused.
+#' @param mechanism A `dp_mechanism` (from [frechet_mechanism()] or
+#'   [regression_mechanism()]).
+#' @param ... Data and options of the release (see the methods:
+#'   [release.dp_mechanism_frechet()], [release.dp_mechanism_regression()]),
+#'   or unused.
 #' @return `release()`: a [dp_release].
-#' @seealso [frechet_mechanism()], [dp_budget()].
+#' @seealso [frechet_mechanism()], [regression_mechanism()], [dp_budget()].
 #' @examples
 #' S2 <- sphere(2)
 #' north <- c(0, 0, 1)
@@ -48,6 +51,19 @@ release <- function(mechanism, ...) {
     abort_arg("mechanism", "must be a dp_mechanism object (from frechet_mechanism() or regression_mechanism())")
   }
   UseMethod("release")
+}
+
+# The `...` of a release() method: an argument it does not take (epsilon,
+# radius, ...: fixed by the mechanism) is an error naming it, before the
+# budget or the data are touched, not silently ignored.
+check_release_dots <- function(dots, builder, call = sys.call(-1)) {
+  if (!length(dots)) return(invisible(NULL))
+  nm <- names(dots)
+  arg <- if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1]
+  abort_arg(arg, sprintf(paste0(
+    "is not an argument of release() for this mechanism, which fixes epsilon, the bounds and the options ",
+    "(build another with %s() to change them); release() takes the data, return_nonprivate and budget"), builder),
+    call)
 }
 
 # The common start of every release() method: the mechanism checked to be

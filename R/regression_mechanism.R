@@ -10,6 +10,9 @@
 #'
 #' @inheritParams dp_geodesic_regression
 #' @param n Number of records (public).
+#' @param tau Public upper limit on residual norms: optional for
+#'   `"gauss_newton"` and `"tangent"`, required for the other methods (a
+#'   mechanism never reads data to choose it).
 #' @param x_range Public covariate range (two increasing numbers); required.
 #' @param center,radius Public ball holding the responses; required.
 #' @return A `dp_mechanism` of subclass `dp_mechanism_regression`; use
@@ -27,7 +30,8 @@
 #' release(m, x, y)
 #' @export
 regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_range,
-                                 method = c("gauss_newton", "tangent", "energy", "linearised", "joint", "sequential"),
+                                 method = c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint",
+                                            "sequential"),
                                  p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                  sampler = c("auto", "exact", "mcmc"), mcmc = NULL) {
   check_manifold(M)
@@ -37,8 +41,12 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
   }
   ball <- public_ball(M, NULL, center, radius)
   check_x_range(x_range)
-  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, check_choice(method), tau, p_radius, v_bound,
-                             localise, weight, check_choice(sampler), mcmc)
+  # (classed errors for a bad choice, and "auto" as in dp_geodesic_regression())
+  method <- check_choice(method, c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint", "sequential"),
+                         "method")
+  if (method == "auto") method <- "gauss_newton"
+  opts <- regression_options(M, if (missing(epsilon)) NULL else epsilon, method, tau, p_radius, v_bound,
+                             localise, weight, check_choice(sampler, c("auto", "exact", "mcmc"), "sampler"), mcmc)
   build_regression_mechanism(M, n, opts, ball, as.numeric(x_range))
 }
 
@@ -152,14 +160,14 @@ regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
 #' @param mechanism A mechanism from `regression_mechanism()`.
 #' @param x,y Covariate and responses of the `n` records.
 #' @param return_nonprivate,budget See [dp_geodesic_regression()].
-#' @param ... Unused: an argument given here is an error (a misspelt `budget` is not ignored).
+#' @param ... Not used: other arguments (`epsilon`, `tau`, ...) are
+#'   refused, the mechanism fixes them.
 #' @export
 release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate = FALSE, budget = NULL, ...) {
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
-  check_no_dots(..., what = "release() for a regression mechanism (it takes x, y, return_nonprivate and budget)",
-                call = cl)
+  check_release_dots(list(...), "regression_mechanism", cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)

@@ -18,13 +18,23 @@
 #'   any that were taken from the data, which voids the guarantee);
 #' * `sampler`: `kind` (`"exact"` or `"mcmc"`) and its public settings.
 #'
+#' The methods a user of [stats::lm()] expects answer from these alone:
+#' `print()`, `summary()`, `coef()` and, for a regression release of
+#' [dp_geodesic_regression()], `predict()` (documented here);
+#' [confint()][confint.dp_release] (public confidence regions);
+#' [nobs()][release_conventions]; [plot()][plot.dp_release];
+#' [update()][dp_budget] (a new release, which spends privacy again).
+#' `fitted()` and `residuals()` would need the private data and refuse
+#' ([release_conventions]); there is no `vcov()`, `logLik()` or formula.
+#'
 #' Nothing computed from the data without noise is stored: no count of
 #' clipped records, no non-private fit, no acceptance rate or number of
 #' proposals (each would be a release of its own). `nonprivate` holds such
 #' values only when the caller asked for them (`return_nonprivate = TRUE`),
 #' and the release then prints as not private.
 #'
-#' `privacy_spent()` composes releases of the same data (see its section).
+#' [privacy_spent()] composes releases of the same data, and a
+#' [dp_budget()] refuses releases that would overspend it.
 #'
 #' @section Keep the seed of a real release secret:
 #' Every release draws from R's random number generator, so `set.seed()`
@@ -38,10 +48,23 @@
 #' running time (`inst/proofs/exact-samplers.md`).
 #'
 #' @param x,object A `dp_release`.
-#' @param ... Releases (for `privacy_spent()`), or unused.
-#' @return A `dp_release`; `summary()` an object holding the table of its
-#'   public facts (`table`), its stages (`stages`) and the private estimate
-#'   (`estimate`), printed with the stages' facts and the estimate.
+#' @param ... Unused (`predict()` refuses unknown arguments, such as lm's
+#'   `se.fit`).
+#' @return `print()`: `x`, invisibly. `summary()`: an object holding the
+#'   table of its public facts (`table`), its stages (`stages`) and the
+#'   private estimate (`estimate`), printed with the stages' facts and the
+#'   estimate. `coef()`: the estimate of a Frechet-mean release (a point
+#'   in the layout of the manifold); for a regression on [euclidean()]
+#'   lm's coefficients (intercept at x = 0 and slope: a named vector for one
+#'   response, a 2 x d matrix for d), elsewhere `list(p, v, x0)` (the
+#'   footpoint at `x0`, the middle of `x_range`, and the velocity per unit
+#'   of x). `predict()`: the points of the private geodesic at `newdata`,
+#'   in the layout of the responses (on `euclidean(1)` a numeric vector),
+#'   or with `interval = "confidence"` `list(fit, radius, level)`.
+#' @seealso [dp_frechet_mean()], [dp_geodesic_regression()],
+#'   [frechet_mechanism()] and [regression_mechanism()] (a release's
+#'   mechanism before the data), [confint.dp_release()],
+#'   [release_conventions], [plot.dp_release()], [privacy_spent()].
 #' @examples
 #' E <- euclidean(2)
 #' X <- matrix(rnorm(40, sd = 0.3), 20)
@@ -50,6 +73,14 @@
 #' r1
 #' summary(r1)
 #' privacy_spent(r1, r2)
+#'
+#' # a private linear regression, used as lm's fit would be
+#' x <- runif(300)
+#' y <- 1 + 2 * x + rnorm(300, sd = 0.3)
+#' reg <- dp_geodesic_regression(euclidean(1), x, y, epsilon = 1, center = 2,
+#'                               radius = 2, x_range = c(0, 1))
+#' coef(reg)
+#' predict(reg, data.frame(x = c(a = 0.25, b = 0.75)), interval = "confidence")
 #' @name dp_release
 NULL
 
@@ -188,7 +219,7 @@ summary.dp_release <- function(object, ...) {
     n = object$n,
     sensitivity = format_named(object$sensitivity),
     sigma = format_named(object$sigma),
-    radius = format_named(unlist(b[intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))])),
+    bounds = format_named(unlist(b[intersect(names(b), c("radius", "tau", "p_radius", "v_bound"))])),
     bounds_from_data = if (length(b$inferred)) paste(b$inferred, collapse = ", ") else "none",
     sampler = sampler_label(object$sampler))
   structure(list(table = data.frame(value = rows, stringsAsFactors = FALSE), estimate = object$estimate,

@@ -44,10 +44,12 @@ confint_parm <- function(parm, rn, call) {
   parm
 }
 
-# `parm` of a geodesic: "p", "v" or both.
+# `parm` of a geodesic: "p", "v" or both, by name or (as lm's parm) by
+# index, 1 the footpoint and 2 the velocity.
 geodesic_parm <- function(parm, call) {
+  if (is.numeric(parm) && length(parm) > 0L && all(parm %in% 1:2)) parm <- c("p", "v")[parm]
   if (!(is.character(parm) && length(parm) > 0L && all(parm %in% c("p", "v")) && !anyDuplicated(parm))) {
-    abort_arg("parm", "must be \"p\" (the footpoint), \"v\" (the velocity) or both", call)
+    abort_arg("parm", "must be \"p\" (the footpoint), \"v\" (the velocity) or both, or their indices 1 and 2", call)
   }
   parm
 }

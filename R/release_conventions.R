@@ -21,7 +21,9 @@
 #'   `estimate`): for a Frechet mean `mean[i]` (vector layouts) or
 #'   `mean[i,j]` (matrix layouts), for a regression the footpoint
 #'   (`footpoint[...]`, at the middle `x0` of the public x range) and the
-#'   velocity (`velocity[...]`, per unit of x). `glance()` gives one row of
+#'   velocity (`velocity[...]`, per unit of x); unlike broom's `tidy()` of
+#'   an `lm` fit there are no standard errors, and `conf.int = TRUE` is
+#'   refused (the public regions are balls: `confint()`). `glance()` gives one row of
 #'   public facts: `statistic`, `n`, `epsilon`, `delta`, `guarantee`,
 #'   `mechanism`, `private`.
 #' * `confint()`: see [confint.dp_release()].
@@ -39,6 +41,8 @@
 #'   print(generics::tidy(rel))
 #'   print(generics::glance(rel))
 #' }
+#' @seealso [dp_release] (`predict()`, `coef()`, `summary()`),
+#'   [confint.dp_release()], [geodesic_regression-methods] for the non-private fit.
 #' @name release_conventions
 NULL
 
@@ -92,8 +96,15 @@ coordinate_terms <- function(M, prefix, x) {
   sprintf("%s[%d]", prefix, seq_along(x))
 }
 
-tidy.dp_release <- function(x, ...) {
+tidy.dp_release <- function(x, conf.int = FALSE, ...) {
   check_release(x, "x")
+  # broom's tidy(conf.int = TRUE) of a model adds per-term intervals; a
+  # release's public regions are balls (confint()), not per-term intervals
+  if (!identical(conf.int, FALSE)) {
+    abort_arg("conf.int", paste(
+      "is not supported for a release: its public confidence regions are geodesic balls, not intervals per term;",
+      "use confint(x, level = )"))
+  }
   M <- x$manifold
   if (identical(x$statistic, "geodesic_regression")) {
     p <- x$estimate$p
@@ -188,7 +199,7 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' space at the footpoint. On `euclidean()` the result is lm's table, one
 #' interval per coefficient (intercept at x = 0 and slope, for each response
 #' `y1`, `y2`, ...), and `parm` picks rows by name or index; elsewhere
-#' `parm` is `"p"`, `"v"` or both. They hold the least-squares fit of the
+#' `parm` is `"p"`, `"v"` or both (or their indices 1 and 2). They hold the least-squares fit of the
 #' clipped data at about their level: at 0.9, 0.91-1.00 on spheres and
 #' SPD(2) with even designs and one bunched in the lower 40% of the range,
 #' 0.97-0.99 on `euclidean()` (300 releases each). The model is approximate (proof section 3 of
@@ -197,10 +208,25 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' design bunched on one side covered 0.84 at the far end of the range. The
 #' chain laws have no such model, and their releases raise an error.
 #'
+#' The model counts the noise of the release, not its bias, and the regions
+#' shrink like \eqn{1/(n\epsilon)}: where that bias is larger they miss
+#' the least-squares fit far more often than `1 - level`. Measured at level
+#' 0.9 (60 releases of one data set each, n = 1000): on `euclidean(1)`
+#' (slope 2, residual sd 0.3, `center = 2`, `radius = 2`) the intervals
+#' covered the intercept and slope of `lm()` in 0.93-0.95 of releases at
+#' epsilon = 1 and in at most 1 of 60 at epsilon = 5 and above, where the default's
+#' slope stays about 0.09 below lm's; on `sphere(2)` (Gaussian residuals
+#' of sd 0.05) the velocity's ball covered 0.97, 0.90, 0.25 and 0 at
+#' epsilon = 1, 2, 5 and 10; on [quakes_directions()] regressed on depth
+#' (the sphere vignette's call, level 0.95) the footpoint's ball covered
+#' 1 of 200. Read them as a floor on the uncertainty, valid at small
+#' \eqn{n\epsilon}.
+#'
 #' @param object A Frechet-mean or regression [dp_release].
 #' @param parm Frechet means: not used (one ball for the whole estimate).
-#'   Regressions: the coefficients, `"p"` and/or `"v"`, or on `euclidean()`
-#'   row names or indices of the table, as for [stats::confint()].
+#'   Regressions: the coefficients, `"p"` and/or `"v"` (or their indices
+#'   1 and 2), or on `euclidean()` row names or indices of the table, as
+#'   for [stats::confint()].
 #' @param level Coverage probability, strictly between 0 and 1.
 #' @param ... Unused.
 #' @return For a Frechet mean, a list of class `dp_confidence_ball`:
@@ -227,6 +253,8 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' fit <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.15, center = north, radius = 0.45,
 #'                               x_range = c(0, 1))
 #' confint(fit, level = 0.9)
+#' @seealso [dp_release] (`predict(interval = "confidence")`, `coef()`),
+#'   [release_conventions], [dp_frechet_mean()], [dp_geodesic_regression()].
 #' @importFrom stats confint
 #' @export
 confint.dp_release <- function(object, parm, level = 0.95, ...) {

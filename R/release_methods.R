@@ -3,30 +3,68 @@
 
 #' @rdname dp_release
 #' @param newdata Covariate values (in the units of `x`) at which to
-#'   evaluate a private geodesic.
+#'   evaluate a private geodesic: a numeric vector, or a data frame with one
+#'   numeric column or a numeric column `x`, as for
+#'   [predict()][geodesic_regression-methods] of a non-private fit. Names (a
+#'   vector's names, a data frame's row names) are kept on the predictions
+#'   of vector layouts, as [stats::predict.lm()] does. Unlike lm's method it
+#'   is required: a release has no fitted values ([release_conventions]).
 #' @param interval `"none"` (the points) or `"confidence"`: also the radius
 #'   of a geodesic ball around each prediction that holds the least-squares
 #'   geodesic of the clipped data with probability `level`, from the
 #'   release's public error model (the default method and `"tangent"`;
-#'   post-processing, no privacy cost). Returns `list(fit, radius, level)`.
+#'   post-processing, no privacy cost). Returns `list(fit, radius, level)`
+#'   (not lm's matrix of `fit`, `lwr`, `upr`: on a manifold the region is a
+#'   ball; on `euclidean(1)` the interval is `fit - radius` to `fit +
+#'   radius`). There is no `"prediction"`
+#'   interval: the release holds no estimate of the residual spread. The
+#'   radius counts the noise, not the release's bias, and under-covers at
+#'   large \eqn{n\epsilon} (see the section "Regression releases" of
+#'   [confint.dp_release()]).
 #' @param level Confidence level of the balls.
 #' @export
 predict.dp_release <- function(object, newdata, interval = c("none", "confidence"), level = 0.95, ...) {
   check_release(object, "object")
-  if (!identical(object$statistic, "geodesic_regression")) abort_arg("object", "is not a regression release")
+  if (...length()) {
+    nm <- names(list(...))
+    abort_arg(if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1],
+              "is not an argument of predict() for a private release (it takes newdata, interval and level)")
+  }
+  if (!identical(object$statistic, "geodesic_regression")) {
+    abort_arg("object", sprintf(paste0(
+      "is a %s release, not a regression release: predict() evaluates a private geodesic at covariate values. ",
+      "The released value is coef(object)"), gsub("_", " ", object$statistic %||% "non-regression")))
+  }
   if (missing(newdata)) {
     abort_arg("newdata", "is missing: a private release has no fitted values (they would need the private covariates); give the covariate values at which to evaluate it")
+  }
+  if (identical(interval, "prediction")) {
+    abort_arg("interval", paste(
+      "is \"prediction\", which a release cannot give: a prediction interval needs the spread of the residuals,",
+      "which the release does not estimate; \"confidence\" gives the public region of the geodesic itself"))
   }
   interval <- check_choice(interval, c("none", "confidence"), "interval")
   M <- object$manifold
   g <- release_regression_geodesic(object, "object")
+  # a data frame gives its column (names: its row names); a vector is
+  # checked for size before anything converts it
+  if (is.data.frame(newdata)) newdata <- regression_newdata(newdata)
+  if (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L) {
+    abort_arg("newdata", "must be finite numeric covariate values (a vector, or a data frame with one numeric column)")
+  }
+  nm <- names(newdata)
   s <- release_newdata(M, newdata)
   # no covariate values, no predictions (as lm's predict): an empty result
   # in the layout of M
   out <- release_geodesic_at(M, g, s)
   fit <- from_ambient(M, out, single = length(s) == 1L)
+  if (!is.null(nm) && !is_matrix_layout(M)) {
+    if (M$ambient_dim == 1L) names(fit) <- nm else if (is.matrix(fit)) rownames(fit) <- nm
+  }
   if (interval == "none") return(fit)
-  list(fit = fit, radius = release_band_radius(object, s, level), level = level)
+  radius <- release_band_radius(object, s, level)
+  names(radius) <- nm
+  list(fit = fit, radius = radius, level = level)
 }
 
 # Radius of the confidence ball around the release's prediction at the
@@ -106,8 +144,9 @@ print_estimate <- function(x) {
   cat("  private velocity v (per unit of x):\n")
   print(signif(est$v, 5))
   if (inherits(x$manifold, "euclidean")) {
-    cat("  intercept (at x = 0) and slope:\n")
-    print(signif(rbind(intercept = as.numeric(est$p) - est$x0 * as.numeric(est$v), slope = as.numeric(est$v)), 5))
+    # as coef() gives them (a named vector for one response)
+    cat("  intercept (at x = 0) and slope, as coef():\n")
+    print(signif(regression_coef(x$manifold, est$p, est$v, est$x0), 5))
   }
   invisible(NULL)
 }

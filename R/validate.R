@@ -42,6 +42,12 @@ manifold_facts <- function(type, size) {
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
   ctors <- paste0(manifold_constructors(), "()")
   ctors <- paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
+  if (inherits(M, "formula")) {
+    # an lm() habit: say what to pass instead
+    abort_arg(arg, paste(
+      "is a formula, but there is no formula interface: pass the manifold first, then the covariate and the",
+      "responses, e.g. dp_geodesic_regression(euclidean(1), dat$x, dat$y, epsilon = 1, ...)"), call)
+  }
   if (!inherits(M, "manifold")) {
     abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)", call)
   }

@@ -1,0 +1,149 @@
+# A release used as an lm() user would use a fit: predict() takes what
+# predict.lm() takes (a data frame, names kept) and refuses what it would
+# silently ignore; update() refuses arguments it would drop; confint()
+# takes indices for parm; default_mechanism() refuses a partial set of
+# public inputs instead of ignoring it.
+
+lm_release <- function() {
+  set.seed(41)
+  x <- runif(200)
+  y <- 1 + 2 * x + rnorm(200, sd = 0.3)
+  set.seed(42)
+  dp_geodesic_regression(euclidean(1), x, y, epsilon = 1, center = 2, radius = 2, x_range = c(0, 1))
+}
+
+test_that("predict() of a release takes a data frame, keeps names and refuses unknown arguments", {
+  rel <- lm_release()
+  nd <- c(a = 0.25, b = 0.75)
+  p_vec <- predict(rel, nd)
+  expect_named(p_vec, c("a", "b"))
+  expect_equal(predict(rel, data.frame(x = nd)), p_vec)
+  expect_equal(predict(rel, data.frame(age = unname(nd))), stats::setNames(unname(p_vec), c("1", "2")))
+  expect_equal(unname(p_vec), predict(rel, unname(nd)))
+  ci <- predict(rel, data.frame(x = nd), interval = "confidence", level = 0.9)
+  expect_equal(ci$fit, p_vec)
+  expect_named(ci$radius, c("a", "b"))
+  expect_equal(unname(ci$radius), predict(rel, unname(nd), interval = "confidence", level = 0.9)$radius)
+  # what predict.lm() would take but a release cannot answer is an error, not ignored
+  e <- tryCatch(predict(rel, nd, se.fit = TRUE), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_error")
+  expect_identical(e$arg, "se.fit")
+  expect_error(predict(rel, nd, interval = "prediction"), "`interval` is \"prediction\".*spread of the residuals",
+               class = "dpmanifold_error")
+  expect_error(predict(rel, data.frame(a = 1, b = 2)), "`newdata`", class = "dpmanifold_error")
+  expect_error(predict(rel, matrix(c(0, 1, 0.5, 0.2), 2)), "`newdata`", class = "dpmanifold_error")
+  # on the sphere, a data frame and its row names as for the non-private fit
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(43)
+  x <- runif(60)
+  y <- mfd_exp(S2, north, outer(x - 0.5, c(0.3, 0, 0)) + 0.02 * mfd_random_tangent(S2, north, 60))
+  rs <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.15, center = north, radius = 0.45, x_range = c(0, 1))
+  ps <- predict(rs, data.frame(x = c(0, 1), row.names = c("lo", "hi")))
+  expect_identical(rownames(ps), c("lo", "hi"))
+  expect_equal(unname(ps), predict(rs, c(0, 1)))
+})
+
+test_that("predict() of a Frechet-mean release says what to use instead", {
+  E <- euclidean(2)
+  set.seed(44)
+  rel <- dp_frechet_mean(E, matrix(rnorm(40, sd = 0.3), 20), epsilon = 1, center = c(0, 0), radius = 1)
+  expect_error(predict(rel, 1), "not a regression release.*coef\\(object\\)", class = "dpmanifold_error")
+})
+
+test_that("update() refuses unnamed arguments before spending anything; evaluate = FALSE spends nothing", {
+  set.seed(45)
+  E <- euclidean(2)
+  X <- matrix(rnorm(40, sd = 0.3), 20)
+  b <- dp_budget(2)
+  rel <- dp_frechet_mean(E, X, epsilon = 0.5, center = c(0, 0), radius = 1, budget = b)
+  expect_error(update(rel, 0.25), "must name the arguments", class = "dpmanifold_error")
+  expect_error(update(rel, epsilon = 0.25, 1), "must name the arguments", class = "dpmanifold_error")
+  expect_equal(budget_spent(b)$epsilon, 0.5)
+  expect_silent(cl <- update(rel, epsilon = 0.25, evaluate = FALSE))
+  expect_true(is.call(cl))
+  expect_identical(cl$epsilon, 0.25)
+  expect_equal(budget_spent(b)$epsilon, 0.5)
+})
+
+test_that("confint() of a geodesic release takes parm by index, as lm's", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(46)
+  x <- runif(60)
+  y <- mfd_exp(S2, north, outer(x - 0.5, c(0.3, 0, 0)) + 0.02 * mfd_random_tangent(S2, north, 60))
+  rs <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.15, center = north, radius = 0.45, x_range = c(0, 1))
+  expect_identical(confint(rs, 2), confint(rs, "v"))
+  expect_identical(confint(rs, 1:2), confint(rs))
+  expect_null(confint(rs, 1)$v)
+  expect_error(confint(rs, 3), "`parm`", class = "dpmanifold_error")
+})
+
+test_that("default_mechanism() refuses some public inputs without the others", {
+  S2 <- sphere(2)
+  expect_identical(default_mechanism(S2, n = 200, epsilon = 1, center = c(0, 0, 1), radius = 0.7), "kng")
+  e <- tryCatch(default_mechanism(S2, n = 200, epsilon = 1, radius = 0.7), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_error")
+  expect_identical(e$arg, "center")
+  expect_error(default_mechanism(S2, radius = 0.7), "`n` is missing", class = "dpmanifold_error")
+  expect_identical(default_mechanism(S2), "laplace")
+})
+
+test_that("release() refuses arguments its mechanism fixes instead of ignoring them", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(47)
+  X <- mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 30))
+  b <- dp_budget(2)
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = north, radius = 0.4)
+  e <- tryCatch(release(m, X, epsilon = 2, budget = b), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_error")
+  expect_identical(e$arg, "epsilon")
+  expect_match(conditionMessage(e), "frechet_mechanism()", fixed = TRUE)
+  expect_equal(budget_spent(b)$epsilon, 0)
+  x <- runif(30)
+  rm <- regression_mechanism(S2, n = 30, epsilon = 1, center = north, radius = 0.4, x_range = c(0, 1))
+  expect_error(release(rm, x, X, tau = 0.1), "`tau` is not an argument of release\\(\\).*regression_mechanism\\(\\)",
+               class = "dpmanifold_error")
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+})
+
+test_that("print() of a linear release shows coef() as lm's; summary() labels its bounds row", {
+  rel <- lm_release()
+  out <- capture.output(print(rel))
+  i <- grep("intercept (at x = 0) and slope", out, fixed = TRUE)
+  expect_length(i, 1L)
+  expect_false(any(grepl("[,1]", out, fixed = TRUE)))
+  expect_match(out[i + 1L], "(Intercept)", fixed = TRUE)
+  tab <- summary(rel)$table
+  expect_match(tab["bounds", "value"], "radius 2, .*v_bound 4")
+  expect_false("radius" %in% rownames(tab))
+})
+
+test_that("regression_mechanism() takes method = \"auto\" as its help says, and refuses a bad choice by class", {
+  S2 <- sphere(2)
+  mk <- function(...) regression_mechanism(S2, n = 100, epsilon = 1, center = c(0, 0, 1), radius = 0.4,
+                                           x_range = c(0, 1), ...)
+  expect_identical(mk(method = "auto")$method, mk()$method)
+  expect_identical(mk(method = "auto")$method, "gauss_newton")
+  expect_error(mk(method = "bogus"), "`method` is \"bogus\"", class = "dpmanifold_error")
+  expect_error(mk(sampler = "bogus"), "`sampler` is \"bogus\"", class = "dpmanifold_error")
+})
+
+test_that("tidy(conf.int = TRUE) of a release is refused, not ignored", {
+  skip_if_not_installed("generics")
+  rel <- lm_release()
+  expect_error(generics::tidy(rel, conf.int = TRUE), "`conf.int`.*confint", class = "dpmanifold_error")
+  expect_named(generics::tidy(rel), c("term", "estimate"))
+  expect_named(generics::tidy(rel, conf.int = FALSE), c("term", "estimate"))
+})
+
+test_that("a formula in place of the manifold says there is no formula interface", {
+  x <- runif(10)
+  y <- 1 + x
+  expect_error(dp_geodesic_regression(y ~ x, epsilon = 1), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(y ~ x), "`M` is a formula", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(list(), x, y, epsilon = 1), "`M` must be a manifold object",
+               class = "dpmanifold_error")
+})
