@@ -236,6 +236,7 @@ print.dp_privacy_total <- function(x, ...) {
 #' try(dp_frechet_mean(E, X, epsilon = 0.6, center = c(0, 0), radius = 1, budget = b))
 #' @export
 dp_budget <- function(epsilon, delta = 0) {
+  check_required("epsilon")
   check_epsilon(epsilon)
   if (!(is.numeric(delta) && length(delta) == 1L && !is.na(delta) && delta >= 0 && delta < 1)) {
     abort_arg("delta", "must be a number in [0, 1)")
@@ -317,6 +318,7 @@ budget_left <- function(budget) {
 #' @rdname dp_budget
 #' @export
 budget_spent <- function(x) {
+  check_required("x")
   check_budget(x, "x")
   tot <- budget_total(x, x$ledger$charges)
   c(tot, list(left = budget_left(x), releases = length(x$ledger$charges)))

@@ -101,6 +101,7 @@ NULL
 #' @export
 simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, noise = 0.005,
                                      variability = 0.05, age_range = c(55, 90)) {
+  check_required("n")
   n <- check_count(n, "n")
   k <- check_count(k, "k", min = 8L)
   check_alloc(n, 2 * k, if (k > n) "k" else "n")
@@ -214,6 +215,7 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
 #' }
 #' @export
 read_corpus_callosum <- function(path, age_col = 9L, diagnosis_col = 10L) {
+  check_required("path")
   if (!requireNamespace("R.matlab", quietly = TRUE)) {
     stop(structure(class = c("dpmanifold_error", "error", "condition"),
                    list(message = paste("read_corpus_callosum() needs the package 'R.matlab' to read .mat files;",

@@ -166,6 +166,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                             truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
                             mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE,
                             budget = NULL, bounds_share = NULL) {
+  check_required(c("M", "X"))
   cl <- match.call()
   check_manifold(M)
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
@@ -224,6 +225,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' default_mechanism(sphere(2), n = 200, epsilon = 1, center = c(0, 0, 1), radius = 0.7)
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
+  check_required("M")
   check_manifold(M)
   given <- !c(n = is.null(n), epsilon = is.null(epsilon), center = is.null(center), radius = is.null(radius))
   if (!any(given)) return(manifold_entry(M)$default_mechanism)

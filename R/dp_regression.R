@@ -154,6 +154,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                                    p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                    sampler = c("auto", "exact", "mcmc"), mcmc = NULL,
                                    return_nonprivate = FALSE, budget = NULL, bounds_share = NULL) {
+  check_required(c("M", "x", "y"))
   cl <- match.call()
   check_manifold(M)
   method <- check_choice(method, c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint", "sequential"),

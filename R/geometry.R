@@ -45,6 +45,7 @@ NULL
 #' @rdname geometry
 #' @export
 mfd_exp <- function(M, p, v) {
+  check_required(c("M", "p", "v"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
@@ -55,6 +56,7 @@ mfd_exp <- function(M, p, v) {
 #' @rdname geometry
 #' @export
 mfd_log <- function(M, p, q) {
+  check_required(c("M", "p", "q"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
@@ -66,6 +68,7 @@ mfd_log <- function(M, p, q) {
 #' @rdname geometry
 #' @export
 mfd_dist <- function(M, p, q) {
+  check_required(c("M", "p", "q"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
@@ -78,6 +81,7 @@ mfd_dist <- function(M, p, q) {
 #'   distances between each point of `X` and each point of `Y`.
 #' @export
 mfd_dist_matrix <- function(M, X, Y = X) {
+  check_required(c("M", "X"))
   check_manifold(M)
   # with Y left out the distances are among the points of X: blame X
   ya <- if (missing(Y)) "X" else "Y"
@@ -90,6 +94,7 @@ mfd_dist_matrix <- function(M, X, Y = X) {
 #' @rdname geometry
 #' @export
 mfd_inner <- function(M, p, u, v) {
+  check_required(c("M", "p", "u", "v"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   U <- as_tangents(M, P, u, "u")
@@ -101,6 +106,7 @@ mfd_inner <- function(M, p, u, v) {
 #' @rdname geometry
 #' @export
 mfd_norm <- function(M, p, v) {
+  check_required(c("M", "p", "v"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
@@ -115,6 +121,7 @@ mfd_norm <- function(M, p, v) {
 #' @rdname geometry
 #' @export
 mfd_transport <- function(M, p, q, v) {
+  check_required(c("M", "p", "q", "v"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
@@ -127,6 +134,7 @@ mfd_transport <- function(M, p, q, v) {
 #' @rdname geometry
 #' @export
 mfd_project <- function(M, p, v) {
+  check_required(c("M", "p", "v"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   V <- to_ambient(M, v, "v")
@@ -138,6 +146,7 @@ mfd_project <- function(M, p, v) {
 #' @rdname geometry
 #' @export
 mfd_belongs <- function(M, p, tol = 1e-8) {
+  check_required(c("M", "p"))
   check_manifold(M)
   check_positive_number(tol, "tol")
   X <- to_ambient(M, p, "p")
@@ -172,6 +181,7 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' mfd_tangent_basis(sphere(2), c(0, 0, 1))
 #' @export
 mfd_random_point <- function(M, n = 1) {
+  check_required("M")
   check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
@@ -194,6 +204,7 @@ random_points <- function(M, n) {
 #' @rdname mfd_random_point
 #' @export
 mfd_random_tangent <- function(M, p, n = 1) {
+  check_required(c("M", "p"))
   check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
@@ -205,6 +216,7 @@ mfd_random_tangent <- function(M, p, n = 1) {
 #' @rdname mfd_random_point
 #' @export
 mfd_tangent_basis <- function(M, p) {
+  check_required(c("M", "p"))
   check_manifold(M)
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L) abort_arg("p", "must be a single point")
@@ -239,6 +251,7 @@ mfd_tangent_basis <- function(M, p) {
 #' mfd_dexp_adjoint(S2, p, v, w, wrt = "p")   # cos(1) * (0, 1, 0)
 #' @export
 mfd_dexp <- function(M, p, v, u, wrt = c("p", "v")) {
+  check_required(c("M", "p", "v", "u"))
   check_manifold(M)
   wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
@@ -252,6 +265,7 @@ mfd_dexp <- function(M, p, v, u, wrt = c("p", "v")) {
 #' @rdname mfd_dexp
 #' @export
 mfd_dexp_adjoint <- function(M, p, v, w, wrt = c("p", "v")) {
+  check_required(c("M", "p", "v", "w"))
   check_manifold(M)
   wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")

@@ -51,6 +51,7 @@
 #'           mfd_dist(H2, poincare_to_hyperbolic(hyperbolic_to_poincare(X))[1, ], X[2, ]))
 #' @export
 hyperbolic_to_poincare <- function(x) {
+  check_required("x")
   X <- hyperbolic_points(x, "x")
   B <- X[-1, , drop = FALSE] / rep(1 + X[1, ], each = nrow(X) - 1L)
   rows_out(B, attr(X, "single"))
@@ -59,6 +60,7 @@ hyperbolic_to_poincare <- function(x) {
 #' @rdname hyperbolic_to_poincare
 #' @export
 poincare_to_hyperbolic <- function(b) {
+  check_required("b")
   B <- model_rows(b, "b")
   nb <- sqrt(rowSums(B^2))
   bad <- which(!(nb < 1))
@@ -71,6 +73,7 @@ poincare_to_hyperbolic <- function(b) {
 #' @rdname hyperbolic_to_poincare
 #' @export
 hyperbolic_to_halfplane <- function(x) {
+  check_required("x")
   X <- hyperbolic_points(x, "x")
   if (nrow(X) != 3L) abort_arg("x", "must be points of hyperbolic(2) (length 3): the upper half-plane is 2-dimensional")
   # s = 1 / (x0 - x2) = (x0 + x2) / (1 + x1^2): each form where its sum
@@ -84,6 +87,7 @@ hyperbolic_to_halfplane <- function(x) {
 #' @rdname hyperbolic_to_poincare
 #' @export
 halfplane_to_hyperbolic <- function(z) {
+  check_required("z")
   if (is.complex(z)) {
     if (!is.null(dim(z))) abort_arg("z", "must be a complex vector u + v i (one point per element), not a complex matrix or array")
     if (!length(z)) abort_arg("z", "must hold at least one point")

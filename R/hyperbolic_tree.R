@@ -89,6 +89,7 @@
 #' points(B[emb$leaf, ], pch = 16, col = "red")
 #' @export
 hyperbolic_embedding <- function(tree, tau = 1, labels = NULL) {
+  check_required("tree")
   check_positive_number(tau, "tau")
   tr <- tree_parents(tree, labels)
   N <- length(tr$parent)

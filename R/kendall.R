@@ -18,6 +18,7 @@
 #' mfd_dist(M, z, as_preshape(rot * 5 + 2))   # 0: same shape
 #' @export
 as_preshape <- function(X) {
+  check_required("X")
   preshape_slices(X)
 }
 
@@ -61,6 +62,7 @@ preshape_slices <- function(X, degenerate = c("error", "zero")) {
 #' @rdname as_preshape
 #' @export
 align_shapes <- function(M, X, target) {
+  check_required(c("M", "X", "target"))
   check_manifold(M)
   if (!inherits(M, "kendall_shape")) abort_arg("M", "must be a kendall_shape() manifold")
   Z <- as_points(M, X, "X")

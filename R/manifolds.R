@@ -63,15 +63,22 @@ NULL
 
 #' @rdname manifolds
 #' @export
-euclidean <- function(d) new_manifold("euclidean", d)
+euclidean <- function(d) {
+  check_required("d")
+  new_manifold("euclidean", d)
+}
 
 #' @rdname manifolds
 #' @export
-sphere <- function(d) new_manifold("sphere", d)
+sphere <- function(d) {
+  check_required("d")
+  new_manifold("sphere", d)
+}
 
 #' @rdname manifolds
 #' @export
 spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
+  check_required("k")
   k <- check_size(k, "k", "spd_affine_invariant")
   metric <- check_choice(metric)
   new_manifold(paste0("spd_", metric), k)
@@ -79,11 +86,17 @@ spd <- function(k, metric = c("affine_invariant", "log_euclidean")) {
 
 #' @rdname manifolds
 #' @export
-kendall_shape <- function(k) new_manifold("kendall_shape", k)
+kendall_shape <- function(k) {
+  check_required("k")
+  new_manifold("kendall_shape", k)
+}
 
 #' @rdname manifolds
 #' @export
-hyperbolic <- function(d) new_manifold("hyperbolic", d)
+hyperbolic <- function(d) {
+  check_required("d")
+  new_manifold("hyperbolic", d)
+}
 
 #' @export
 print.manifold <- function(x, ...) {

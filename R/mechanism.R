@@ -47,6 +47,7 @@ NULL
 #' @rdname dp_mechanism
 #' @export
 release <- function(mechanism, ...) {
+  check_required("mechanism")
   if (!inherits(mechanism, "dp_mechanism")) {
     abort_arg("mechanism", "must be a dp_mechanism object (from frechet_mechanism() or regression_mechanism())")
   }

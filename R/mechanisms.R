@@ -162,6 +162,7 @@ NULL
 #' @export
 rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, truncated = TRUE,
                              mcmc = mcmc_control(), method = c("exact", "mcmc")) {
+  check_required(c("M", "n", "mean", "sigma"))
   check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
@@ -192,6 +193,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 #' @rdname mechanism_samplers
 #' @export
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
+  check_required(c("M", "n", "X", "sigma"))
   check_manifold(M)
   check_given(missing(center), "center", "the public centre of the ball the KNG law lives on")
   check_given(missing(radius), "radius", "the public radius of the ball the KNG law lives on")
@@ -219,12 +221,14 @@ rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method =
 #' @rdname mechanism_samplers
 #' @export
 rwrapped_laplace <- function(M, n, mean, sigma, footpoint = mean) {
+  check_required(c("M", "n", "mean", "sigma"))
   rwrapped(M, n, mean, sigma, footpoint, "laplace")
 }
 
 #' @rdname mechanism_samplers
 #' @export
 rwrapped_gaussian <- function(M, n, mean, sigma, footpoint = mean) {
+  check_required(c("M", "n", "mean", "sigma"))
   rwrapped(M, n, mean, sigma, footpoint, "gaussian")
 }
 
@@ -273,6 +277,7 @@ sampler_ball <- function(M, center, radius, call = sys.call(-1)) {
 #' dkng(S2, c(0, 0, 1), X, sigma = 0.1)
 #' @export
 dkng <- function(M, y, X, sigma) {
+  check_required(c("M", "y", "X", "sigma"))
   check_manifold(M)
   check_positive_number(sigma, "sigma")
   -cpp_kng_gradient_norm(M, as_points(M, y, "y"), as_data_points(M, X, "X")) / sigma
@@ -281,6 +286,7 @@ dkng <- function(M, y, X, sigma) {
 #' @rdname dkng
 #' @export
 driemann_laplace <- function(M, y, mean, sigma) {
+  check_required(c("M", "y", "mean", "sigma"))
   check_manifold(M)
   Y <- as_points(M, y, "y")
   m <- as_points(M, mean, "mean")
@@ -292,6 +298,7 @@ driemann_laplace <- function(M, y, mean, sigma) {
 #' @rdname dkng
 #' @export
 kng_gradient <- function(M, y, X) {
+  check_required(c("M", "y", "X"))
   check_manifold(M)
   Y <- as_points(M, y, "y")
   from_ambient(M, cpp_kng_gradient(M, Y, as_data_points(M, X, "X")), attr(Y, "single"))
@@ -316,6 +323,7 @@ kng_gradient <- function(M, y, X) {
 #' calibrate_analytic_gaussian(1, 1e-5, 0.1)
 #' @export
 calibrate_analytic_gaussian <- function(epsilon, delta, sensitivity) {
+  check_required(c("epsilon", "delta", "sensitivity"))
   check_epsilon(epsilon)
   check_delta(delta)
   check_positive_number(sensitivity, "sensitivity")

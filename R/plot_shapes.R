@@ -51,6 +51,7 @@
 plot_shapes <- function(X, ..., aligned_to = NULL, connect = TRUE, closed = TRUE, col = NULL,
                         landmarks = TRUE, gradient = FALSE, panels = FALSE, ncol = NULL,
                         legend = NULL, main = NULL) {
+  check_required("X")
   groups <- shape_groups(X)
   k <- nrow(groups[[1]][[1]])
   if (any(vapply(groups, function(g) any(vapply(g, nrow, integer(1)) != k), logical(1)))) {

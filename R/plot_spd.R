@@ -43,6 +43,7 @@
 #' @export
 plot_spd_ellipses <- function(S, centers = NULL, ..., scale = NULL, which = 1:2, add = FALSE, labels = NULL,
                               axes = TRUE, xlab = "", ylab = "", main = NULL) {
+  check_required("S")
   check_flag(add, "add")
   if (add && !plot_is_open()) {
     abort_arg("add", "is TRUE but no plot is open; draw the first set with add = FALSE")

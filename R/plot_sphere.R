@@ -208,6 +208,7 @@ sphere_scale_bar <- function(h, room, graticule) {
 #' @rdname plot_sphere
 #' @export
 points_sphere <- function(X, ...) {
+  check_required("X")
   P <- sphere_points(X, "X")
   st <- sphere_state()
   pr <- sphere_project(P, st$basis)
@@ -227,6 +228,7 @@ points_sphere <- function(X, ...) {
 #' @rdname plot_sphere
 #' @export
 lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100) {
+  check_required("p")
   S2 <- sphere(2)
   if (is.null(v) == is.null(q)) abort_arg("v", "give exactly one of `v` (a velocity at `p`) or `q` (an end point)")
   n <- check_count(n, "n", min = 2L, max = 1e5)   # points along one drawn curve

@@ -49,6 +49,7 @@
 #'   [dp_geodesic_regression()] for the private estimate.
 #' @export
 geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
+  check_required(c("M", "x", "y"))
   cl <- match.call()
   check_manifold(M)
   Y <- as_data_points(M, y, "y")
@@ -167,6 +168,7 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
 regression_sensitivity <- function(M, tau, radius, n, method = c("gauss_newton", "tangent", "energy", "linearised",
                                                                    "joint", "sequential"),
                                    epsilon = 1) {
+  check_required(c("M", "tau", "radius", "n"))
   check_manifold(M)
   check_positive_number(tau, "tau")
   check_positive_number(radius, "radius")

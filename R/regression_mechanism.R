@@ -34,6 +34,7 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
                                             "sequential"),
                                  p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                  sampler = c("auto", "exact", "mcmc"), mcmc = NULL) {
+  check_required(c("M", "n"))
   check_manifold(M)
   n <- check_count(n, "n")
   for (a in c("center", "radius", "x_range")) {
@@ -167,6 +168,7 @@ release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate =
   # (matched to the method's formals, so that the data of release(m, X), given by
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
+  check_required(c("x", "y"), call = cl)
   check_release_dots(list(...), "regression_mechanism", cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)

@@ -43,6 +43,7 @@ abort_sampler <- function(msg, call = sys.call(-1)) {
 #' max_untruncated_sigma(sphere(2))
 #' @export
 max_untruncated_sigma <- function(M) {
+  check_required("M")
   check_manifold(M)
   cpp_max_untruncated_sigma(M)
 }

@@ -28,6 +28,7 @@
 #' frechet_sensitivity(spd(3), 1, 50, "laplace")   # 2r/n: h = 1 when K <= 0
 #' @export
 max_radius <- function(M) {
+  check_required("M")
   check_manifold(M)
   curv <- if (M$kappa_max > 0) pi / (2 * sqrt(M$kappa_max)) else Inf
   0.5 * min(M$injectivity_radius, curv)
@@ -36,6 +37,7 @@ max_radius <- function(M) {
 #' @rdname max_radius
 #' @export
 frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "wrapped")) {
+  check_required(c("M", "radius", "n"))
   check_manifold(M)
   mechanism <- check_choice(mechanism)
   check_radius(M, radius)

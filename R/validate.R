@@ -11,6 +11,21 @@ abort_arg <- function(arg, msg, call = sys.call(-1), class = NULL) {
   stop(cond)
 }
 
+# A classed error naming a required argument the caller left out (R's own
+# "argument is missing" is unclassed and comes wherever the argument is
+# first read). `args`: the caller's arguments without a default that it
+# does not itself test with missing().
+check_required <- function(args, call = sys.call(-1)) {
+  env <- parent.frame()
+  for (a in args) {
+    if (eval(as.call(list(as.name("missing"), as.name(a))), env)) abort_arg(a, "is required", call)
+    # (a manifold given as a formula, an lm() habit, is named as such
+    # before the other arguments are missed)
+    if (a == "M") check_manifold(get("M", envir = env), call = call)
+  }
+  invisible(NULL)
+}
+
 # Largest whole number R holds as an integer; counts beyond it would become NA.
 .dpm_int_max <- .Machine$integer.max
 
