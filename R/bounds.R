@@ -147,7 +147,6 @@ resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
 #' @export
 clip_to_ball <- function(M, X, center, radius) {
   check_required(c("M", "X"))
-  check_manifold(M)
   check_given(missing(center), "center", "the public centre of the ball (a point of `M`)")
   check_given(missing(radius), "radius", "the public radius of the ball")
   Xa <- as_data_points(M, X, "X")

@@ -168,7 +168,6 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                             budget = NULL, bounds_share = NULL) {
   check_required(c("M", "X"))
   cl <- match.call()
-  check_manifold(M)
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale)
   check_flag(return_nonprivate, "return_nonprivate")
@@ -226,7 +225,6 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
 #' @export
 default_mechanism <- function(M, n = NULL, epsilon = NULL, center = NULL, radius = NULL) {
   check_required("M")
-  check_manifold(M)
   given <- !c(n = is.null(n), epsilon = is.null(epsilon), center = is.null(center), radius = is.null(radius))
   if (!any(given)) return(manifold_entry(M)$default_mechanism)
   if (!all(given)) {

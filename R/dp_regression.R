@@ -156,7 +156,6 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                                    return_nonprivate = FALSE, budget = NULL, bounds_share = NULL) {
   check_required(c("M", "x", "y"))
   cl <- match.call()
-  check_manifold(M)
   method <- check_choice(method, c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint", "sequential"),
                          "method")
   if (method == "auto") method <- "gauss_newton"

@@ -35,7 +35,6 @@
 #' @export
 frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
   check_required(c("M", "X"))
-  check_manifold(M)
   Xa <- as_data_points(M, X, "X")
   n <- ncol(Xa)
   w <- check_weights(weights, n)

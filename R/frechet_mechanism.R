@@ -25,7 +25,6 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
                               alpha = NULL, footpoint = center, truncated = NULL, align = TRUE,
                               sampler = c("exact", "mcmc"), mcmc = mcmc_control(), seed_scale = FALSE) {
   check_required(c("M", "n"))
-  check_manifold(M)
   n <- check_count(n, "n")
   if (missing(center)) abort_arg("center", "is required: a mechanism is built from public bounds only")
   if (missing(radius)) abort_arg("radius", "is required: a mechanism is built from public bounds only")
@@ -138,7 +137,7 @@ release.dp_mechanism_frechet <- function(mechanism, X, return_nonprivate = FALSE
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_frechet, sys.call(-1))
   check_required("X", call = cl)
-  check_release_dots(list(...), "frechet_mechanism", cl)
+  check_no_dots(..., what = release_takes("frechet_mechanism"), call = cl)
   st <- release_start(mechanism, X, "X", return_nonprivate, budget, call = cl)
   release_frechet_points(mechanism, st$data, return_nonprivate, call = cl, charge = st$charge)
 }

@@ -46,7 +46,6 @@ NULL
 #' @export
 mfd_exp <- function(M, p, v) {
   check_required(c("M", "p", "v"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
   out <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "point")
@@ -57,7 +56,6 @@ mfd_exp <- function(M, p, v) {
 #' @export
 mfd_log <- function(M, p, q) {
   check_required(c("M", "p", "q"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
   check_recycle(P, Q, "q")
@@ -69,7 +67,6 @@ mfd_log <- function(M, p, q) {
 #' @export
 mfd_dist <- function(M, p, q) {
   check_required(c("M", "p", "q"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
   check_recycle(P, Q, "q")
@@ -82,7 +79,6 @@ mfd_dist <- function(M, p, q) {
 #' @export
 mfd_dist_matrix <- function(M, X, Y = X) {
   check_required(c("M", "X"))
-  check_manifold(M)
   # with Y left out the distances are among the points of X: blame X
   ya <- if (missing(Y)) "X" else "Y"
   Xa <- as_points(M, X, "X")
@@ -95,7 +91,6 @@ mfd_dist_matrix <- function(M, X, Y = X) {
 #' @export
 mfd_inner <- function(M, p, u, v) {
   check_required(c("M", "p", "u", "v"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   U <- as_tangents(M, P, u, "u")
   V <- as_tangents(M, P, v, "v")
@@ -107,7 +102,6 @@ mfd_inner <- function(M, p, u, v) {
 #' @export
 mfd_norm <- function(M, p, v) {
   check_required(c("M", "p", "v"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
   # |v| = s |v / s| with s the largest |entry|: the squared norm of a long
@@ -122,7 +116,6 @@ mfd_norm <- function(M, p, v) {
 #' @export
 mfd_transport <- function(M, p, q, v) {
   check_required(c("M", "p", "q", "v"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   Q <- as_points(M, q, "q")
   V <- as_tangents(M, P, v, "v")
@@ -135,7 +128,6 @@ mfd_transport <- function(M, p, q, v) {
 #' @export
 mfd_project <- function(M, p, v) {
   check_required(c("M", "p", "v"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   V <- to_ambient(M, v, "v")
   check_recycle(P, V, "v")
@@ -147,7 +139,6 @@ mfd_project <- function(M, p, v) {
 #' @export
 mfd_belongs <- function(M, p, tol = 1e-8) {
   check_required(c("M", "p"))
-  check_manifold(M)
   check_positive_number(tol, "tol")
   X <- to_ambient(M, p, "p")
   !nzchar(cpp_check_points(M, X, tol))
@@ -182,7 +173,6 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' @export
 mfd_random_point <- function(M, n = 1) {
   check_required("M")
-  check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
   from_ambient(M, random_points(M, n), single = n == 1L)
@@ -205,7 +195,6 @@ random_points <- function(M, n) {
 #' @export
 mfd_random_tangent <- function(M, p, n = 1) {
   check_required(c("M", "p"))
-  check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
   P <- as_points(M, p, "p")
@@ -217,7 +206,6 @@ mfd_random_tangent <- function(M, p, n = 1) {
 #' @export
 mfd_tangent_basis <- function(M, p) {
   check_required(c("M", "p"))
-  check_manifold(M)
   P <- as_points(M, p, "p")
   if (ncol(P) != 1L) abort_arg("p", "must be a single point")
   check_alloc(M$dim, M$ambient_dim, "M")
@@ -252,7 +240,6 @@ mfd_tangent_basis <- function(M, p) {
 #' @export
 mfd_dexp <- function(M, p, v, u, wrt = c("p", "v")) {
   check_required(c("M", "p", "v", "u"))
-  check_manifold(M)
   wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
@@ -266,7 +253,6 @@ mfd_dexp <- function(M, p, v, u, wrt = c("p", "v")) {
 #' @export
 mfd_dexp_adjoint <- function(M, p, v, w, wrt = c("p", "v")) {
   check_required(c("M", "p", "v", "w"))
-  check_manifold(M)
   wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")

@@ -63,7 +63,6 @@ preshape_slices <- function(X, degenerate = c("error", "zero")) {
 #' @export
 align_shapes <- function(M, X, target) {
   check_required(c("M", "X", "target"))
-  check_manifold(M)
   if (!inherits(M, "kendall_shape")) abort_arg("M", "must be a kendall_shape() manifold")
   Z <- as_points(M, X, "X")
   t0 <- as_points(M, target, "target")

@@ -54,17 +54,12 @@ release <- function(mechanism, ...) {
   UseMethod("release")
 }
 
-# The `...` of a release() method: an argument it does not take (epsilon,
-# radius, ...: fixed by the mechanism) is an error naming it, before the
-# budget or the data are touched, not silently ignored.
-check_release_dots <- function(dots, builder, call = sys.call(-1)) {
-  if (!length(dots)) return(invisible(NULL))
-  nm <- names(dots)
-  arg <- if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1]
-  abort_arg(arg, sprintf(paste0(
-    "is not an argument of release() for this mechanism, which fixes epsilon, the bounds and the options ",
-    "(build another with %s() to change them); release() takes the data, return_nonprivate and budget"), builder),
-    call)
+# What a release() method takes, for check_no_dots(): an argument it does
+# not take (epsilon, radius, ...: fixed by the mechanism) is an error naming
+# it, before the budget or the data are touched, not silently ignored.
+release_takes <- function(builder) {
+  sprintf(paste0("release() for this mechanism, which fixes epsilon, the bounds and the options (build another ",
+                 "with %s() to change them); release() takes the data, return_nonprivate and budget"), builder)
 }
 
 # The common start of every release() method: the mechanism checked to be

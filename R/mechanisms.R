@@ -163,7 +163,6 @@ NULL
 rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, truncated = TRUE,
                              mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_required(c("M", "n", "mean", "sigma"))
-  check_manifold(M)
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
   method <- check_choice(method)
@@ -194,7 +193,6 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 #' @export
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_required(c("M", "n", "X", "sigma"))
-  check_manifold(M)
   check_given(missing(center), "center", "the public centre of the ball the KNG law lives on")
   check_given(missing(radius), "radius", "the public radius of the ball the KNG law lives on")
   n <- check_count(n, "n")
@@ -278,7 +276,6 @@ sampler_ball <- function(M, center, radius, call = sys.call(-1)) {
 #' @export
 dkng <- function(M, y, X, sigma) {
   check_required(c("M", "y", "X", "sigma"))
-  check_manifold(M)
   check_positive_number(sigma, "sigma")
   -cpp_kng_gradient_norm(M, as_points(M, y, "y"), as_data_points(M, X, "X")) / sigma
 }
@@ -287,7 +284,6 @@ dkng <- function(M, y, X, sigma) {
 #' @export
 driemann_laplace <- function(M, y, mean, sigma) {
   check_required(c("M", "y", "mean", "sigma"))
-  check_manifold(M)
   Y <- as_points(M, y, "y")
   m <- as_points(M, mean, "mean")
   if (ncol(m) != 1L) abort_arg("mean", "must be a single point")
@@ -299,7 +295,6 @@ driemann_laplace <- function(M, y, mean, sigma) {
 #' @export
 kng_gradient <- function(M, y, X) {
   check_required(c("M", "y", "X"))
-  check_manifold(M)
   Y <- as_points(M, y, "y")
   from_ambient(M, cpp_kng_gradient(M, Y, as_data_points(M, X, "X")), attr(Y, "single"))
 }

@@ -51,7 +51,6 @@
 geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
   check_required(c("M", "x", "y"))
   cl <- match.call()
-  check_manifold(M)
   Y <- as_data_points(M, y, "y")
   xs <- rescale_covariate(x, ncol(Y), x_range)
   if (xs$clamped > 0) warning(sprintf("%d value(s) of `x` outside `x_range` were clamped", xs$clamped), call. = FALSE)
@@ -169,7 +168,6 @@ regression_sensitivity <- function(M, tau, radius, n, method = c("gauss_newton",
                                                                    "joint", "sequential"),
                                    epsilon = 1) {
   check_required(c("M", "tau", "radius", "n"))
-  check_manifold(M)
   check_positive_number(tau, "tau")
   check_positive_number(radius, "radius")
   n <- check_count(n, "n")

@@ -35,11 +35,8 @@ regression_mechanism <- function(M, n, epsilon, tau = NULL, center, radius, x_ra
                                  p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                  sampler = c("auto", "exact", "mcmc"), mcmc = NULL) {
   check_required(c("M", "n"))
-  check_manifold(M)
   n <- check_count(n, "n")
-  for (a in c("center", "radius", "x_range")) {
-    if (eval(call("missing", as.name(a)))) abort_arg(a, "is required: a mechanism is built from public bounds only")
-  }
+  check_required(c("center", "radius", "x_range"), why = "a mechanism is built from public bounds only")
   ball <- public_ball(M, NULL, center, radius)
   check_x_range(x_range)
   # (classed errors for a bad choice, and "auto" as in dp_geodesic_regression())
@@ -169,7 +166,7 @@ release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate =
   # position, are named and public_call() leaves them out of the release)
   cl <- match.call(release.dp_mechanism_regression, sys.call(-1))
   check_required(c("x", "y"), call = cl)
-  check_release_dots(list(...), "regression_mechanism", cl)
+  check_no_dots(..., what = release_takes("regression_mechanism"), call = cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
   release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)

@@ -149,7 +149,7 @@ residuals.geodesic_regression <- function(object, ...) {
 predict.geodesic_regression <- function(object, newdata = NULL, interval = c("none", "confidence", "prediction"),
                                         level = 0.95, ...) {
   check_fields(object, "geodesic_regression", c("manifold", "coef", "x_range", "fitted"), arg = "object")
-  check_no_dots(...)
+  check_no_dots(..., what = "predict() for a geodesic_regression fit (it takes newdata, interval and level)")
   interval <- check_choice(interval, c("none", "confidence", "prediction"), "interval")
   M <- object$manifold
   if (interval != "none" && !(inherits(M, "euclidean") && M$ambient_dim == 1L)) {
@@ -229,19 +229,6 @@ euclidean_ols <- function(object, call = sys.call(-1)) {
   d <- ncol(R)
   list(XtXi = chol2inv(qr.R(Xq)), sigma2 = colSums(R^2) / df, estvar = function() crossprod(R) / df, df = df,
        terms = if (d == 1L) terms else paste0(rep(paste0("y", seq_len(d), ":"), each = 2L), terms))
-}
-
-# A method's `...`: an argument it does not know is an error naming it,
-# not silently ignored (predict(), release(): a misspelt `budget` must not
-# release uncharged).
-check_no_dots <- function(..., what = "predict() for a geodesic_regression fit (it takes newdata, interval and level)",
-                          call = sys.call(-1)) {
-  if (...length()) {
-    nm <- names(list(...))
-    arg <- if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1]
-    abort_arg(arg, sprintf("is not an argument of %s", what), call)
-  }
-  invisible(NULL)
 }
 
 # Covariate values for predict(): a numeric vector, or a data frame with

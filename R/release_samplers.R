@@ -44,7 +44,6 @@ abort_sampler <- function(msg, call = sys.call(-1)) {
 #' @export
 max_untruncated_sigma <- function(M) {
   check_required("M")
-  check_manifold(M)
   cpp_max_untruncated_sigma(M)
 }
 

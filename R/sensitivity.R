@@ -29,7 +29,6 @@
 #' @export
 max_radius <- function(M) {
   check_required("M")
-  check_manifold(M)
   curv <- if (M$kappa_max > 0) pi / (2 * sqrt(M$kappa_max)) else Inf
   0.5 * min(M$injectivity_radius, curv)
 }
@@ -38,7 +37,6 @@ max_radius <- function(M) {
 #' @export
 frechet_sensitivity <- function(M, radius, n, mechanism = c("laplace", "kng", "wrapped")) {
   check_required(c("M", "radius", "n"))
-  check_manifold(M)
   mechanism <- check_choice(mechanism)
   check_radius(M, radius)
   n <- check_sizes(n)

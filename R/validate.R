@@ -14,14 +14,28 @@ abort_arg <- function(arg, msg, call = sys.call(-1), class = NULL) {
 # A classed error naming a required argument the caller left out (R's own
 # "argument is missing" is unclassed and comes wherever the argument is
 # first read). `args`: the caller's arguments without a default that it
-# does not itself test with missing().
-check_required <- function(args, call = sys.call(-1)) {
+# does not itself test with missing(). The manifold `M` is validated here
+# too (check_manifold()), as soon as it is found, so that a formula in its
+# place (an lm() habit) is named as such before a later argument is missed.
+check_required <- function(args, why = NULL, call = sys.call(-1)) {
   env <- parent.frame()
   for (a in args) {
-    if (eval(as.call(list(as.name("missing"), as.name(a))), env)) abort_arg(a, "is required", call)
-    # (a manifold given as a formula, an lm() habit, is named as such
-    # before the other arguments are missed)
+    if (eval(as.call(list(as.name("missing"), as.name(a))), env)) {
+      abort_arg(a, paste0("is required", if (!is.null(why)) paste0(": ", why)), call)
+    }
     if (a == "M") check_manifold(get("M", envir = env), call = call)
+  }
+  invisible(NULL)
+}
+
+# The `...` of a function that takes none: an argument given there is an
+# error naming it (a misspelt `budget` or a `tau` the mechanism fixes is
+# not silently ignored). `what`: the function, and what it does take.
+check_no_dots <- function(..., what, call = sys.call(-1)) {
+  if (...length()) {
+    nm <- names(list(...))
+    arg <- if (is.null(nm) || !nzchar(nm[1])) "..." else nm[1]
+    abort_arg(arg, sprintf("is not an argument of %s", what), call)
   }
   invisible(NULL)
 }
