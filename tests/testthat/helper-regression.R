@@ -59,3 +59,22 @@ release_public_part <- function(rel) {
   r$call <- NULL
   r
 }
+
+# The shared fixture of the release and accounting tests: n records in a cap
+# around `center` of M (random tangent directions scaled by `spread`) and n
+# covariates in [0, 1], drawn in that order, so that a test seeded as before
+# sees the same data. The default is S^2 around the north pole.
+cap_fixture <- function(n, spread = 0.1, M = sphere(2), center = c(0, 0, 1)) {
+  X <- mfd_exp(M, center, spread * mfd_random_tangent(M, center, n))
+  list(M = M, center = center, X = X, x = runif(n))
+}
+
+# Runs `refusals` (expectations that calls given budget b are refused) and
+# checks that they charged b nothing: a refusal comes before the charge.
+expect_refusals_unspent <- function(b, refusals) {
+  force(refusals)
+  spent <- budget_spent(b)
+  expect_equal(spent$releases, 0, label = "releases charged by refused calls")
+  expect_equal(spent$epsilon, 0, label = "epsilon charged by refused calls")
+  invisible(b)
+}

@@ -50,14 +50,15 @@ test_that("a budget refuses releases whose guarantee it cannot account for", {
   set.seed(3)
   r <- local_releases()
   b <- dp_budget(10)
-  # bounds from the data: not private, refused before the leak warning
-  expect_error(dp_frechet_mean(r$E, r$X, 1, budget = b), "not private", class = "dpmanifold_budget_exceeded")
-  expect_error(r$pure(1, return_nonprivate = TRUE, budget = b), class = "dpmanifold_budget_exceeded")
   S2 <- sphere(2)
   Y <- rbind(c(0, 0, 1), c(0, 0.1, 1) / sqrt(1.01))
-  expect_error(dp_frechet_mean(S2, Y, 1, "kng", center = c(0, 0, 1), radius = 0.3, sampler = "mcmc", budget = b),
-               "delta is unknown", class = "dpmanifold_budget_exceeded")
-  expect_equal(budget_spent(b)$releases, 0)
+  expect_refusals_unspent(b, {
+    # bounds from the data: not private, refused before the leak warning
+    expect_error(dp_frechet_mean(r$E, r$X, 1, budget = b), "not private", class = "dpmanifold_budget_exceeded")
+    expect_error(r$pure(1, return_nonprivate = TRUE, budget = b), class = "dpmanifold_budget_exceeded")
+    expect_error(dp_frechet_mean(S2, Y, 1, "kng", center = c(0, 0, 1), radius = 0.3, sampler = "mcmc", budget = b),
+                 "delta is unknown", class = "dpmanifold_budget_exceeded")
+  })
   expect_error(dp_budget(-1), class = "dpmanifold_error")
   expect_error(dp_budget(1, delta = 2), class = "dpmanifold_error")
   expect_error(r$pure(1, budget = list(epsilon = 1)), "dp_budget", class = "dpmanifold_error")
@@ -97,53 +98,51 @@ test_that("the Gaussian mechanism's guarantee is stated one way", {
 
 test_that("an input error costs no budget", {
   set.seed(9)
-  S2 <- sphere(2)
-  X <- mfd_exp(S2, c(0, 0, 1), 0.1 * mfd_random_tangent(S2, c(0, 0, 1), 30))
+  fx <- cap_fixture(30)
+  S2 <- fx$M; X <- fx$X
   b <- dp_budget(1)
   f <- function(...) tryCatch(dp_frechet_mean(S2, X, epsilon = 0.5, budget = b, ...), dpmanifold_error = identity)
-  expect_s3_class(f(center = c(0, 0, 1), radius = 2), "dpmanifold_error")           # radius beyond r*
-  expect_s3_class(f(center = c(0, 0, 2), radius = 0.3), "dpmanifold_error")         # centre off the sphere
-  expect_s3_class(tryCatch(dp_frechet_mean(S2, X[, 1:2], 0.5, center = c(0, 0, 1), radius = 0.3, budget = b),
-                           dpmanifold_error = identity), "dpmanifold_error")          # malformed data
-  expect_s3_class(tryCatch(dp_frechet_mean(euclidean(3), X, 0.5, bounds_share = 0.2, budget = b),
-                           dpmanifold_error = identity), "dpmanifold_error")          # no coarse ball
   m <- frechet_mechanism(S2, n = 30, epsilon = 0.5, center = c(0, 0, 1), radius = 0.3)
-  expect_s3_class(tryCatch(release(m, X[1:10, ], budget = b), dpmanifold_error = identity), "dpmanifold_error")
-  expect_equal(budget_spent(b)$epsilon, 0)
+  expect_refusals_unspent(b, {
+    expect_s3_class(f(center = c(0, 0, 1), radius = 2), "dpmanifold_error")           # radius beyond r*
+    expect_s3_class(f(center = c(0, 0, 2), radius = 0.3), "dpmanifold_error")         # centre off the sphere
+    expect_s3_class(tryCatch(dp_frechet_mean(S2, X[, 1:2], 0.5, center = c(0, 0, 1), radius = 0.3, budget = b),
+                             dpmanifold_error = identity), "dpmanifold_error")          # malformed data
+    expect_s3_class(tryCatch(dp_frechet_mean(euclidean(3), X, 0.5, bounds_share = 0.2, budget = b),
+                             dpmanifold_error = identity), "dpmanifold_error")          # no coarse ball
+    expect_s3_class(tryCatch(release(m, X[1:10, ], budget = b), dpmanifold_error = identity), "dpmanifold_error")
+  })
   expect_s3_class(release(m, X, budget = b), "dp_release")
   expect_equal(budget_spent(b)$epsilon, 0.5)
 })
 
 test_that("a record off the manifold or a bad covariate costs no budget, on every release path", {
   set.seed(10)
-  S2 <- sphere(2)
-  N <- c(0, 0, 1)
-  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
+  fx <- cap_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
   Xbad <- X
   Xbad[7, ] <- c(2, 0, 0)                                # not a unit vector
-  x <- runif(30)
   xbad <- replace(x, 3, NA)
   b <- dp_budget(1)
   fails <- function(expr) expect_s3_class(tryCatch(expr, dpmanifold_error = identity), "dpmanifold_error")
-  fails(dp_frechet_mean(S2, Xbad, 0.5, center = N, radius = 0.3, budget = b))
-  fails(dp_frechet_mean(S2, Xbad, 0.5, bounds_share = 0.3, budget = b))
-  fails(release(frechet_mechanism(S2, n = 30, epsilon = 0.5, center = N, radius = 0.3), Xbad, budget = b))
   reg <- function(...) dp_geodesic_regression(S2, ..., epsilon = 0.5, center = N, radius = 0.3, x_range = c(0, 1),
                                               budget = b)
-  fails(reg(x, Xbad))
-  fails(reg(xbad, X))
-  fails(reg(x, Xbad, method = "energy", tau = 0.2, sampler = "exact"))
   rm <- regression_mechanism(S2, 30, epsilon = 0.5, center = N, radius = 0.3, x_range = c(0, 1))
-  fails(release(rm, x, Xbad, budget = b))
-  fails(release(rm, xbad, X, budget = b))
+  expect_refusals_unspent(b, {
+    fails(dp_frechet_mean(S2, Xbad, 0.5, center = N, radius = 0.3, budget = b))
+    fails(dp_frechet_mean(S2, Xbad, 0.5, bounds_share = 0.3, budget = b))
+    fails(release(frechet_mechanism(S2, n = 30, epsilon = 0.5, center = N, radius = 0.3), Xbad, budget = b))
+    fails(reg(x, Xbad))
+    fails(reg(xbad, X))
+    fails(reg(x, Xbad, method = "energy", tau = 0.2, sampler = "exact"))
+    fails(release(rm, x, Xbad, budget = b))
+    fails(release(rm, xbad, X, budget = b))
+  })
   # a sampler's public refusal (here: a KNG scale below what double
   # precision resolves) comes before any draw and costs nothing either
-  expect_error(dp_frechet_mean(S2, X, 1e15, "kng", center = N, radius = 0.3, budget = dp_budget(1e16)),
-               class = "dpmanifold_sampler_error")
   bk <- dp_budget(1e16)
-  try(dp_frechet_mean(S2, X, 1e15, "kng", center = N, radius = 0.3, budget = bk), silent = TRUE)
-  expect_equal(budget_spent(bk)$releases, 0)
-  expect_equal(budget_spent(b)$releases, 0)
+  expect_refusals_unspent(bk, expect_error(dp_frechet_mean(S2, X, 1e15, "kng", center = N, radius = 0.3, budget = bk),
+                                           class = "dpmanifold_sampler_error"))
   expect_s3_class(release(rm, x, X, budget = b), "dp_release")
   expect_equal(budget_spent(b)$epsilon, 0.5)
   # the regression refuses an overspend before it reads x or y
@@ -155,10 +154,8 @@ test_that("a record off the manifold or a bad covariate costs no budget, on ever
 
 test_that("a mechanism edited after it was built is refused before the budget or the data", {
   set.seed(11)
-  S2 <- sphere(2)
-  N <- c(0, 0, 1)
-  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
-  x <- runif(30)
+  fx <- cap_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
   m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
   rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
   b <- dp_budget(10)
@@ -167,11 +164,10 @@ test_that("a mechanism edited after it was built is refused before the budget or
                 function(o) { o$stages[[1]]$sensitivity <- 0; o },
                 function(o) { attr(o, "build") <- NULL; o },
                 function(o) { o$n <- 29L; o })
-  for (e in edits) {
+  expect_refusals_unspent(b, for (e in edits) {
     expect_error(release(e(m), X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
     expect_error(release(e(rm), x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
-  }
-  expect_equal(budget_spent(b)$releases, 0)
+  })
   # an untouched mechanism, also one saved and read back, releases
   f <- tempfile(fileext = ".rds")
   saveRDS(list(m, rm), f)
@@ -260,17 +256,16 @@ test_that("a manifold whose geometry facts were edited is refused everywhere", {
 test_that("release() refuses an argument it does not know (a misspelt budget is not ignored)", {
   # release(m, X, budgte = b) used to release without charging b
   set.seed(12)
-  S2 <- sphere(2)
-  N <- c(0, 0, 1)
-  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
-  x <- runif(30)
+  fx <- cap_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
   m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
   rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
   b <- dp_budget(10)
-  expect_error(release(m, X, budgte = b), "`budgte` is not an argument of release\\(\\)", class = "dpmanifold_error")
-  expect_error(release(rm, x, X, budgte = b), "`budgte`", class = "dpmanifold_error")
-  expect_error(release(m, X, FALSE, b, 3), "`...`", class = "dpmanifold_error")
-  expect_equal(budget_spent(b)$releases, 0)
+  expect_refusals_unspent(b, {
+    expect_error(release(m, X, budgte = b), "`budgte` is not an argument of release\\(\\)", class = "dpmanifold_error")
+    expect_error(release(rm, x, X, budgte = b), "`budgte`", class = "dpmanifold_error")
+    expect_error(release(m, X, FALSE, b, 3), "`...`", class = "dpmanifold_error")
+  })
   expect_s3_class(release(m, X, budget = b), "dp_release")
   expect_equal(budget_spent(b)$epsilon, 1)
 })
@@ -280,10 +275,8 @@ test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must
   # rebuild: a Laplace law drawn at epsilon = 1 but labelled 1e-6-GDP was
   # charged mu = 1e-6 and released
   set.seed(13)
-  S2 <- sphere(2)
-  N <- c(0, 0, 1)
-  X <- mfd_exp(S2, N, 0.1 * mfd_random_tangent(S2, N, 30))
-  x <- runif(30)
+  fx <- cap_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
   m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
   rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
   forge <- function(mech, f) {
@@ -295,10 +288,11 @@ test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must
     forge(m, function(a) { a$opts$privacy <- list(type = "gdp", mu = 1e-6, epsilon = 1, delta = 0); a }),
     forge(m, function(a) { a$opts$seed_scale <- NA; a }),
     forge(m, function(a) { a$opts$align <- "x"; a }))
-  for (f in forged) expect_error(release(f, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
   rf <- forge(rm, function(a) { a$x_range <- c(1, 0); a })
-  expect_error(release(rf, x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
-  expect_equal(budget_spent(b)$releases, 0)
+  expect_refusals_unspent(b, {
+    for (f in forged) expect_error(release(f, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+    expect_error(release(rf, x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
+  })
   # a mechanism from the constructors still releases
   expect_s3_class(release(m, X, budget = b), "dp_release")
   expect_s3_class(release(rm, x, X, budget = b), "dp_release")

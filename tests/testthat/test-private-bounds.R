@@ -140,15 +140,16 @@ test_that("private bounds on the sphere and Kendall's space use a coarse public 
   # half a ball is an error naming the missing half, before the budget is
   # touched; so is an invalid coarse radius
   b <- dp_budget(3)
-  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.2, center = c0, budget = b),
-               "`radius` is required with `center`", class = "dpmanifold_error")
-  expect_error(dp_frechet_mean(K, Y, epsilon = 1, bounds_share = 0.2, radius = 0.3, budget = b),
-               "`center` is required with `radius`", class = "dpmanifold_error")
-  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.2, center = c0, radius = 1, budget = b),
-               "`radius`", class = "dpmanifold_error")
-  expect_error(dp_frechet_mean(spd(2), diag(2), epsilon = 1, bounds_share = 0.2, center = diag(2), budget = b),
-               "`radius` is required with `center`", class = "dpmanifold_error")
-  expect_equal(budget_spent(b)$epsilon, 0)
+  expect_refusals_unspent(b, {
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.2, center = c0, budget = b),
+                 "`radius` is required with `center`", class = "dpmanifold_error")
+    expect_error(dp_frechet_mean(K, Y, epsilon = 1, bounds_share = 0.2, radius = 0.3, budget = b),
+                 "`center` is required with `radius`", class = "dpmanifold_error")
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.2, center = c0, radius = 1, budget = b),
+                 "`radius`", class = "dpmanifold_error")
+    expect_error(dp_frechet_mean(spd(2), diag(2), epsilon = 1, bounds_share = 0.2, center = diag(2), budget = b),
+                 "`radius` is required with `center`", class = "dpmanifold_error")
+  })
 })
 
 test_that("private bounds: a public input the later stages refuse costs no budget", {
@@ -160,14 +161,13 @@ test_that("private bounds: a public input the later stages refuse costs no budge
   P <- spd(2)
   S <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 300))
   b <- dp_budget(10)
-  for (rad in c(50, 100, 200)) {
+  expect_refusals_unspent(b, for (rad in c(50, 100, 200)) {
     expect_error(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.2, center = diag(2), radius = rad, budget = b),
                  "`(radius|epsilon)`.*largest ball `bounds_share` may choose", class = "dpmanifold_not_representable")
     expect_error(dp_geodesic_regression(P, runif(300), S, epsilon = 1, bounds_share = 0.2, center = diag(2),
                                         radius = rad, x_range = c(0, 1), budget = b),
                  "largest ball `bounds_share` may choose", class = "dpmanifold_error")
-  }
-  expect_equal(budget_spent(b)$releases, 0)
+  })
   expect_s3_class(dp_frechet_mean(P, S, epsilon = 1, bounds_share = 0.3, center = diag(2), radius = 2, budget = b),
                   "dp_release")
   expect_equal(budget_spent(b)$epsilon, 1)
@@ -178,20 +178,21 @@ test_that("private bounds: a footpoint or an align flag that would be ignored is
   S2 <- sphere(2)
   X <- cap_data(S2, c(0, 0, 1), 300, 0.3)
   b <- dp_budget(3)
-  # the footpoint was silently ignored (even "zzz"), the privately chosen
-  # centre taking its place
-  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = c(1, 0, 0), budget = b),
-               "`footpoint` does not combine with `bounds_share`", class = "dpmanifold_error")
-  expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = "zzz", budget = b),
-               "`footpoint`", class = "dpmanifold_error")
-  # `align` was never validated (NA, "x" were taken as FALSE)
-  for (al in list(NA, "x", c(TRUE, FALSE))) {
-    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, align = al, budget = b), "`align`",
-                 class = "dpmanifold_error")
-    expect_error(frechet_mechanism(S2, 300, epsilon = 1, center = c(0, 0, 1), radius = 0.5, align = al), "`align`",
-                 class = "dpmanifold_error")
-  }
-  expect_equal(budget_spent(b)$releases, 0)
+  expect_refusals_unspent(b, {
+    # the footpoint was silently ignored (even "zzz"), the privately chosen
+    # centre taking its place
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = c(1, 0, 0), budget = b),
+                 "`footpoint` does not combine with `bounds_share`", class = "dpmanifold_error")
+    expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, footpoint = "zzz", budget = b),
+                 "`footpoint`", class = "dpmanifold_error")
+    # `align` was never validated (NA, "x" were taken as FALSE)
+    for (al in list(NA, "x", c(TRUE, FALSE))) {
+      expect_error(dp_frechet_mean(S2, X, epsilon = 1, bounds_share = 0.3, align = al, budget = b), "`align`",
+                   class = "dpmanifold_error")
+      expect_error(frechet_mechanism(S2, 300, epsilon = 1, center = c(0, 0, 1), radius = 0.5, align = al), "`align`",
+                   class = "dpmanifold_error")
+    }
+  })
 })
 
 test_that("private bounds: a record double precision does not hold counts as one record in the radius stage", {
@@ -200,10 +201,8 @@ test_that("private bounds: a record double precision does not hold counts as one
   # largest radius whatever the seed (2.04 against 0.79 for the data set
   # without it), so that one record decided the private radius
   set.seed(15)
-  H <- hyperbolic(2)
-  o <- c(1, 0, 0)
-  X <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 400))
-  x <- runif(400)
+  fx <- cap_fixture(400, 0.3, hyperbolic(2), c(1, 0, 0))
+  H <- fx$M; o <- fx$center; X <- fx$X; x <- fx$x
   for (far in list(c(1e308, 1e308, 0), c(1.79e308, 0, 1.79e308))) {
     X2 <- X
     X2[1, ] <- far
