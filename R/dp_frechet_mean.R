@@ -262,7 +262,7 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   r_up <- private_ball_max_radius(M, radius)
   ctr <- if (is.null(center)) private_ball_public_point(M) else public_ball(M, NULL, center, radius, call = call)$center
   on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = ctr, radius = r_up), call = call),
-                          r_up)
+                          r_up, radius, call)
   # (charged just before the first private stage draws: every stage after
   # it draws)
   pb <- private_ball_stages(M, Xv, eps, share, center, radius,

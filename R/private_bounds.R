@@ -148,14 +148,23 @@ private_ball_max_radius <- function(M, radius) {
 
 # The public checks of the stage that runs on the private ball (`expr`, a
 # build or domain check on the ball of radius r_up =
-# private_ball_max_radius()), before the budget is charged: an error says
-# on which ball it was found; the low-utility warnings of that stage come
-# with its release.
-on_largest_private_ball <- function(expr, r_up) {
+# private_ball_max_radius(M, radius)), before the budget is charged: an
+# error says on which ball it was found, and how its radius follows from
+# the user's `radius`; the low-utility warnings of that stage come with its
+# release. A coarse radius whose double overflows (2 x 1e308) is refused as
+# such: the checks on a ball of radius Inf spoke of "radius Inf", a value
+# the user never gave.
+on_largest_private_ball <- function(expr, r_up, radius = NULL, call = sys.call(-1)) {
+  twice <- !is.null(radius) && r_up == 2 * radius
+  if (!is.finite(r_up) && twice) {
+    abort_arg("radius", sprintf("is %.4g: the largest ball `bounds_share` may choose has twice that radius, which is not representable in double precision",
+                                radius), call, class = "dpmanifold_not_representable")
+  }
+  ball <- if (twice) sprintf("of radius %.4g, twice `radius` (%.4g)", r_up, radius) else sprintf("of radius %.4g", r_up)
   tryCatch(withCallingHandlers(expr, dpmanifold_low_utility = function(w) invokeRestart("muffleWarning")),
            dpmanifold_error = function(e) {
-             e$message <- sprintf("%s (checked on the largest ball `bounds_share` may choose, of radius %.4g)",
-                                  conditionMessage(e), r_up)
+             e$message <- sprintf("%s (checked on the largest ball `bounds_share` may choose, %s)",
+                                  conditionMessage(e), ball)
              stop(e)
            })
 }

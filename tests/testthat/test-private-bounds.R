@@ -238,3 +238,29 @@ test_that("private bounds: the low-utility warning of the last stage does not ca
   expect_true(any(grepl("chosen by the private stages", msgs)))
   expect_false(any(grepl("public (radius|domain|centre)", msgs)))
 })
+
+test_that("private bounds: a coarse radius whose doubled ball overflows is refused with the value given", {
+  # radius 1e308: the largest ball `bounds_share` may choose (twice the
+  # coarse radius) overflowed, and the error read "`radius` must be a single
+  # positive finite number (... of radius Inf)" for a finite radius
+  set.seed(17)
+  fx <- cap_fixture(100, 0.3, hyperbolic(2), c(1, 0, 0))
+  P <- spd(2)
+  S <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 100))
+  b <- dp_budget(10)
+  refused <- function(expr, pattern) {
+    e <- expect_error(expr, pattern, class = "dpmanifold_not_representable")
+    expect_false(grepl("Inf", conditionMessage(e)), label = conditionMessage(e))
+  }
+  expect_refusals_unspent(b, {
+    refused(dp_frechet_mean(fx$M, fx$X, 1, bounds_share = 0.3, center = fx$center, radius = 1e308, budget = b),
+            "`radius` is 1e\\+308: the largest ball `bounds_share` may choose has twice that radius")
+    refused(dp_geodesic_regression(fx$M, fx$x, fx$X, 1, bounds_share = 0.3, center = fx$center, radius = 1e308,
+                                   x_range = c(0, 1), budget = b), "`radius` is 1e\\+308")
+    refused(dp_frechet_mean(P, S, 1, bounds_share = 0.3, center = diag(2), radius = 1e308, budget = b),
+            "`radius` is 1e\\+308")
+    # a finite largest ball: the error says how its radius follows from `radius`
+    refused(dp_frechet_mean(fx$M, fx$X, 1, bounds_share = 0.3, center = fx$center, radius = 1e200, budget = b),
+            "of radius 2e\\+200, twice `radius` \\(1e\\+200\\)")
+  })
+})
