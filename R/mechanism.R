@@ -117,14 +117,20 @@ check_mechanism_intact <- function(mech, call = sys.call(-1)) {
 # validate (frechet_mechanism(), regression_mechanism()): the builders trust
 # their inputs, so a mechanism rebuilt by the builder from edited inputs
 # (a Laplace law at epsilon = 1 labelled mu-GDP, say) is its own rebuild.
-# The options are validated again and must come back unchanged.
+# The options are validated again and must come back unchanged; so must the
+# kept centre and footpoint (the points the noise is centred and drawn at).
 mechanism_inputs_valid <- function(b) {
   a <- b$args
   if (!is.list(a) || !is.list(a$opts) || !is.list(a$ball)) return(FALSE)
   check_manifold(a$M)
   if (!identical(a$n, check_count(a$n, "n"))) return(FALSE)
   check_radius(a$M, a$ball$radius)
-  if (length(a$inferred)) return(FALSE)
+  if (length(a$inferred) || length(a$ball$inferred)) return(FALSE)
+  M <- a$M
+  if (!kept_point_valid(M, a$ball$center, function(p) public_ball(M, NULL, p, a$ball$radius)$center)) return(FALSE)
+  if (!is.null(a$footpoint) && !kept_point_valid(M, a$footpoint, function(p) as_points(M, p, "footpoint")[, 1])) {
+    return(FALSE)
+  }
   o <- a$opts
   if (b$fun == "build_frechet_mechanism") {
     p <- o$privacy
@@ -138,6 +144,17 @@ mechanism_inputs_valid <- function(b) {
     check_x_range(a$x_range)
   }
   identical(again, o)
+}
+
+# A kept point (ambient vector) is what the constructors keep: validated as
+# they validate it (`validate`, from the user's layout: on the manifold,
+# finite) and unchanged by that validation up to rounding (it projects a
+# point within tolerance onto the manifold; one projected already moves by
+# an ulp or so, measured 2.2e-16 on every manifold).
+kept_point_valid <- function(M, p, validate) {
+  if (!is.numeric(p) || !is.null(dim(p)) || length(p) != M$ambient_dim) return(FALSE)
+  again <- validate(from_ambient(M, matrix(p), single = TRUE))
+  max(abs(again - p)) <= 1e-12 * max(1, abs(p))
 }
 
 # A stage of a mechanism: its public facts. `epsilon` (and `delta`, `mu`,

@@ -31,3 +31,11 @@ dpm <- local({
     release = "with_private_draws")
   mget(unlist(surface, use.names = FALSE), envir = asNamespace("dpmanifold"))
 })
+
+# A mechanism rebuilt by its own builder from its kept inputs edited by
+# f(args): the forgery a release must refuse when the edited inputs are not
+# what the public constructors validate.
+forge_mechanism <- function(mech, f) {
+  b <- attr(mech, "build")
+  do.call(dpm[[b$fun]], f(b$args))
+}

@@ -279,10 +279,7 @@ test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must
   S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
   m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
   rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
-  forge <- function(mech, f) {
-    b <- attr(mech, "build")
-    do.call(dpm[[b$fun]], f(b$args))
-  }
+  forge <- forge_mechanism
   b <- dp_budget(10, delta = 1e-3)
   forged <- list(
     forge(m, function(a) { a$opts$privacy <- list(type = "gdp", mu = 1e-6, epsilon = 1, delta = 0); a }),
@@ -296,4 +293,42 @@ test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must
   # a mechanism from the constructors still releases
   expect_s3_class(release(m, X, budget = b), "dp_release")
   expect_s3_class(release(rm, x, X, budget = b), "dp_release")
+})
+
+test_that("a mechanism whose kept centre or footpoint is not a point of the manifold is refused before the budget", {
+  # the builder trusts its inputs: rebuilt from a centre off the sphere the
+  # mechanism was its own rebuild and released (the regression: estimate
+  # p = (0, 0, 1), v = 0), from c(NaN, 0, 0) the regression was charged
+  # and then failed, the Frechet mean's release never returned
+  set.seed(14)
+  fx <- cap_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
+  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
+  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  b <- dp_budget(10)
+  altered <- "`mechanism` was altered"
+  expect_refusals_unspent(b, {
+    for (bad in list(c(0, 0, 2), c(0.6, 0, 0.8) * (1 + 1e-7), c(Inf, 0, 0), c(NaN, 0, 0))) {
+      rc <- forge_mechanism(rm, function(a) { a$ball$center <- bad; a })
+      expect_error(release(rc, x, X, budget = b), altered, class = "dpmanifold_error")
+      ff <- forge_mechanism(m, function(a) { a$footpoint <- bad; a })
+      expect_error(release(ff, X, budget = b), altered, class = "dpmanifold_error")
+      fc <- forge_mechanism(m, function(a) { a$ball$center <- bad; a })
+      expect_error(release(fc, X, budget = b), altered, class = "dpmanifold_error")
+      # (an edit of the printed centre alone: not the mechanism's rebuild)
+      m2 <- m
+      m2$bounds$center <- bad
+      expect_error(release(m2, X, budget = b), altered, class = "dpmanifold_error")
+    }
+    # a centre in another layout (a 1 x 3 matrix) or of the wrong length
+    for (bad in list(matrix(N, 1), c(0, 1))) {
+      expect_error(release(forge_mechanism(rm, function(a) { a$ball$center <- bad; a }), x, X, budget = b), altered,
+                   class = "dpmanifold_error")
+    }
+  })
+  # the genuine mechanisms, and one without a footpoint, still release
+  expect_s3_class(release(m, X, budget = b), "dp_release")
+  expect_s3_class(release(rm, x, X, budget = b), "dp_release")
+  m0 <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3, footpoint = NULL)
+  expect_s3_class(release(m0, X, budget = b), "dp_release")
 })
