@@ -69,6 +69,14 @@ cap_fixture <- function(n, spread = 0.1, M = sphere(2), center = c(0, 0, 1)) {
   list(M = M, center = center, X = X, x = runif(n))
 }
 
+# cap_fixture(n) on S^2 with the two mechanisms of the release tests on its
+# public ball (centre the north pole, radius 0.3, epsilon 1, x in [0, 1]).
+mechanism_fixture <- function(n = 30) {
+  fx <- cap_fixture(n)
+  c(fx, list(m = frechet_mechanism(fx$M, n = n, epsilon = 1, center = fx$center, radius = 0.3),
+             rm = regression_mechanism(fx$M, n, epsilon = 1, center = fx$center, radius = 0.3, x_range = c(0, 1))))
+}
+
 # Runs `refusals` (expectations that calls given budget b are refused) and
 # checks that they charged b nothing: a refusal comes before the charge.
 expect_refusals_unspent <- function(b, refusals) {

@@ -154,10 +154,8 @@ test_that("a record off the manifold or a bad covariate costs no budget, on ever
 
 test_that("a mechanism edited after it was built is refused before the budget or the data", {
   set.seed(11)
-  fx <- cap_fixture(30)
-  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
-  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
-  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  fx <- mechanism_fixture(30)
+  X <- fx$X; x <- fx$x; m <- fx$m; rm <- fx$rm
   b <- dp_budget(10)
   edits <- list(function(o) { o$privacy$epsilon <- 0.01; o },      # prints less than it spends
                 function(o) { o$spec$sigma <- o$spec$sigma / 100; o },   # draws less noise than it states
@@ -256,10 +254,8 @@ test_that("a manifold whose geometry facts were edited is refused everywhere", {
 test_that("release() refuses an argument it does not know (a misspelt budget is not ignored)", {
   # release(m, X, budgte = b) used to release without charging b
   set.seed(12)
-  fx <- cap_fixture(30)
-  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
-  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
-  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  fx <- mechanism_fixture(30)
+  X <- fx$X; x <- fx$x; m <- fx$m; rm <- fx$rm
   b <- dp_budget(10)
   expect_refusals_unspent(b, {
     expect_error(release(m, X, budgte = b), "`budgte` is not an argument of release\\(\\)", class = "dpmanifold_error")
@@ -275,17 +271,14 @@ test_that("a mechanism rebuilt from forged inputs is refused: what it keeps must
   # rebuild: a Laplace law drawn at epsilon = 1 but labelled 1e-6-GDP was
   # charged mu = 1e-6 and released
   set.seed(13)
-  fx <- cap_fixture(30)
-  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
-  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
-  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
-  forge <- forge_mechanism
+  fx <- mechanism_fixture(30)
+  X <- fx$X; x <- fx$x; m <- fx$m; rm <- fx$rm
   b <- dp_budget(10, delta = 1e-3)
   forged <- list(
-    forge(m, function(a) { a$opts$privacy <- list(type = "gdp", mu = 1e-6, epsilon = 1, delta = 0); a }),
-    forge(m, function(a) { a$opts$seed_scale <- NA; a }),
-    forge(m, function(a) { a$opts$align <- "x"; a }))
-  rf <- forge(rm, function(a) { a$x_range <- c(1, 0); a })
+    forge_mechanism(m, function(a) { a$opts$privacy <- list(type = "gdp", mu = 1e-6, epsilon = 1, delta = 0); a }),
+    forge_mechanism(m, function(a) { a$opts$seed_scale <- NA; a }),
+    forge_mechanism(m, function(a) { a$opts$align <- "x"; a }))
+  rf <- forge_mechanism(rm, function(a) { a$x_range <- c(1, 0); a })
   expect_refusals_unspent(b, {
     for (f in forged) expect_error(release(f, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
     expect_error(release(rf, x, X, budget = b), "`mechanism` was altered", class = "dpmanifold_error")
@@ -301,10 +294,8 @@ test_that("a mechanism whose kept centre or footpoint is not a point of the mani
   # p = (0, 0, 1), v = 0), from c(NaN, 0, 0) the regression was charged
   # and then failed, the Frechet mean's release never returned
   set.seed(14)
-  fx <- cap_fixture(30)
-  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x
-  m <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3)
-  rm <- regression_mechanism(S2, 30, epsilon = 1, center = N, radius = 0.3, x_range = c(0, 1))
+  fx <- mechanism_fixture(30)
+  S2 <- fx$M; N <- fx$center; X <- fx$X; x <- fx$x; m <- fx$m; rm <- fx$rm
   b <- dp_budget(10)
   altered <- "`mechanism` was altered"
   expect_refusals_unspent(b, {
