@@ -34,6 +34,14 @@
 #'    level, with K-norm noise, weighed against the localisation by public
 #'    variances (stages 3-4 run twice when the localisation is coarse).
 #'
+#' Where \eqn{\epsilon\sqrt{n}/\sqrt{(d+1)/2} \ge 50} (d the manifold's
+#' dimension), the noise is below the sampling error of the fit and the
+#' rounds become *precise*: they clip at the 0.9-quantile, count half of
+#' each released step as bias that the next round should remove, and from
+#' 150 one round more runs, so the release lands on the clipped fit, close
+#' to least squares (`euclidean(1)`, n = 1000, epsilon = 50: slope within
+#' 0.008 of lm's, against 0.07 below it without them).
+#'
 #' At small \eqn{n\epsilon} (below 50) the release is the net's draw with
 #' the whole budget or the one-round `"tangent"` release, whichever has the
 #' smaller public error; the net's draw is also the release where it

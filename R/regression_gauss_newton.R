@@ -31,12 +31,23 @@
 # net_coord_floor core sds), and the kept net's clip in spacings
 # (net_cover where log N exceeds net_cover_half of the plateau's margin,
 # else net_cover_small).
+# Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
+# the release's noise falls
+# below the least-squares fit's own sampling error, and what the rounds
+# leave of the start's bias decides (proof section 3, "Precise rounds"):
+# the refining rounds then clip at precise_quantile on a grid of
+# precise_levels, one round more follows from extra_round_esqn, and each
+# round's released step counts, times step_bias, as the state's bias. The
+# bands add gap_safety times clip_fit_gap() at the last round's drawn
+# level: the clipped fit's distance from least squares.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
                       net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 7,
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
-                      net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2)
+                      net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
+                      precise_esqn = 50, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
+                      step_bias = 0.5, gap_safety = 1.5)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -48,11 +59,23 @@ design_stage <- function(eG) {
 }
 
 # One round of the C++ spec.
-ssp_round <- function(e, upper, eq = 0, grid = upper, d = 1L) {
-  q <- .gauss_newton$quantile
+ssp_round <- function(e, upper, eq = 0, grid = upper, d = 1L, q = .gauss_newton$quantile) {
   list(epsilon = e, clip_upper = upper, epsilon_clip = eq, quantile = q, grid = grid,
        grid_log_weight = -.gauss_newton$grid_power * log(grid / max(grid)),
-       gain = if (eq > 0) clip_gain(q, d) else 1)
+       gain = if (eq > 0) clip_gain(q, d) else 1, gap = if (eq > 0) .gauss_newton$gap_safety * clip_fit_gap(q) else 0)
+}
+
+# The standard deviation, in units of rho / sqrt(n) (of the intercept; the
+# slope's is the same per unit of the design's spread), of the distance
+# between the fit from residuals clipped at rho, the q-quantile of their
+# norms, and least squares, for Gaussian residuals in one dimension: the
+# Huber estimator at k = rho / sigma against the mean, whose difference has
+# variance (1 / efficiency - 1) sigma^2 / n. In d dimensions rho is a larger
+# multiple of the per-coordinate sigma, so the value is conservative there.
+clip_fit_gap <- function(q) {
+  k <- stats::qnorm((1 + q) / 2)
+  psi2 <- q - 2 * k * stats::dnorm(k) + k^2 * (1 - q)
+  sqrt(psi2 / q^2 - 1) / k
 }
 
 # The mean slope of the clipped residual map z -> z min(1, rho / |z|) when
@@ -146,6 +169,15 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     if (!is.null(only)) return(only)
   }
   k <- if (three) 2L else 1L
+  # (precise rounds: public rule on epsilon sqrt(n); see .gauss_newton)
+  # (a round's noise grows like sqrt(d (d + 1)) / (n epsilon) and the
+  # clipped fit's gap like sqrt(d / n): their ratio is epsilon sqrt(n) over
+  # sqrt((d + 1) / 2), compared with precise_esqn)
+  esqn <- eps * sqrt(n) / sqrt((d + 1) / 2)
+  precise <- clip && esqn >= g$precise_esqn
+  if (precise && esqn >= g$extra_round_esqn) k <- k + 1L
+  q <- if (precise) g$precise_quantile else g$quantile
+  levels <- if (precise) g$precise_levels else g$levels
   e_ref <- rep((eps - eG - e1) / k, k)
   des <- design_stage(eG)
   stages <- c(list(des$stage), unname(loc$stages))
@@ -157,17 +189,17 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
     eq <- if (clip) g$clip * e_ref[j] else 0
     eT <- e_ref[j] - eq
     up <- if (clip) min(top, tau_e + g$shift * prev) else tau_e
-    grid <- up * 2^(-(g$levels:0) / 2)
+    grid <- up * 2^(-(levels:0) / 2)
     if (eq > 0) {
       stages <- c(stages, list(dp_stage(paste0("clip", sfx), "exponential_grid", epsilon = eq, sensitivity = 1,
                                         sigma = 2 / eq, proof = "regression-gauss-newton",
                                         detail = sprintf("%g-quantile of the residual norms on a grid of %d levels up to %.3g",
-                                                         g$quantile, length(grid), up))))
+                                                         q, length(grid), up))))
     }
     stages <- c(stages, list(dp_stage(paste0("refine", sfx), "knorm", epsilon = eT, sensitivity = 2 * up,
                                       sigma = 2 * up / eT, proof = "regression-gauss-newton",
                                       detail = "Gauss-Newton step from clipped residuals")))
-    rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid, d) else ssp_round(eT, up)))
+    rounds <- c(rounds, list(if (eq > 0) ssp_round(eT, up, eq, grid, d, q) else ssp_round(eT, up)))
     ups[j] <- up
     prev <- round_error(up, eT)
     # (with a private clip level the round's error lies between these: the
@@ -179,7 +211,9 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # the clamping's bias: proof section 3, "Narrower windows"; the C++ core
   # gets the error per unit of rho / epsilon)
   window_noise <- if (clip) knorm_round_error(d, n, 1, 1) else 0
-  list(stages = stages, spec = list(cpp = c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise)),
+  cpp <- c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec),
+           list(window_noise = window_noise, step_bias = if (precise) g$step_bias else 0))
+  list(stages = stages, spec = list(cpp = cpp,
                                     tau_e = tau_e, clip_upper = ups, expected_error = prev,
                                     expected_error_low = if (clip) low))
 }

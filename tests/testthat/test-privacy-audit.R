@@ -242,6 +242,9 @@ test_that("extended: empirical distinguishing audit of every path of the default
     list(M = sphere(3), n = 1000, eps = 1, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
          stages = c("design", "localise_clip", "localise", "clip", "refine"),
          what = "K-norm round (its clip level drawn), then a round"),
+    list(M = sphere(3), n = 1000, eps = 10, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
+         stages = c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2"),
+         what = "precise rounds (two, at the 0.9-quantile, steps counted as bias)"),
     list(M = sphere(3), n = 20, eps = 1, center = c(0, 0, 0, 1), radius = 0.45, tau = 0.15,
          stages = c("design", "moments"), what = "one round at the centre, weighed against the domain",
          prior = TRUE))

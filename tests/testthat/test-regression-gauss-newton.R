@@ -66,9 +66,16 @@ test_that("the mechanism states its stages before any data, and the release prin
   m3 <- regression_mechanism(S3, n = 40, epsilon = 1, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m3$stages, c("design", "moments"))
   # a first round whose public error exceeds 2 tau: a second refining round
-  m5 <- regression_mechanism(S3, n = 20000, epsilon = 5, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
+  # (epsilon sqrt(n) / sqrt((d + 1) / 2) = 40.0, below the precise rounds)
+  m5 <- regression_mechanism(S3, n = 20000, epsilon = 0.4, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m5$stages, c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2"))
-  expect_equal(sum(m5$privacy$split), 5)
+  expect_equal(sum(m5$privacy$split), 0.4)
+  # precise rounds (the same at epsilon 5: 500 >= 150) add one round, at the
+  # 0.9-quantile
+  m6 <- regression_mechanism(S3, n = 20000, epsilon = 5, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
+  expect_named(m6$stages, c(names(m5$stages), "clip3", "refine3"))
+  expect_match(m6$stages$clip3$detail, "0.9-quantile", fixed = TRUE)
+  expect_match(m5$stages$clip2$detail, "0.6-quantile", fixed = TRUE)
   set.seed(4)
   D5 <- gn_data(S3, 20000, ctr, v0, 1e-5)
   r5 <- release(m5, D5$x, D5$y)
@@ -343,7 +350,7 @@ test_that("neighbours agree on every path of the plan: K-norm localising round, 
   S3 <- sphere(3)
   ctr <- c(0, 0, 0, 1)
   paths <- list(knorm = list(n = 1000, eps = 1, M = S3), net_only = list(n = 100, eps = 1, M = S3),
-                narrow = list(n = 200, eps = 1, M = sphere(5)))
+                narrow = list(n = 200, eps = 1, M = sphere(5)), precise = list(n = 1000, eps = 10, M = S3))
   for (nm in names(paths)) {
     pa <- paths[[nm]]
     M <- pa$M
@@ -356,9 +363,18 @@ test_that("neighbours agree on every path of the plan: K-norm localising round, 
                                              radius = 0.45, x_range = c(0, 1))
     rel <- expect_neighbours_agree(f, D, D2, paste("S^", M$dim, nm))[[1]]
     loc <- Filter(function(st) st$name == "localise", rel$stages)[[1]]
-    expect_identical(loc$mechanism, if (nm == "knorm") "knorm" else "exponential_net")
+    expect_identical(loc$mechanism, if (nm %in% c("knorm", "precise")) "knorm" else "exponential_net")
     # (the K-norm localising round draws its clip level first)
-    expect_identical("localise_clip" %in% vapply(rel$stages, function(st) st$name, ""), nm == "knorm")
+    stage_names <- vapply(rel$stages, function(st) st$name, "")
+    expect_identical("localise_clip" %in% stage_names, nm %in% c("knorm", "precise"))
+    # (precise rounds: epsilon sqrt(n) / sqrt((d + 1) / 2) = 224 >= 150, a
+    # second refining round, both clipping at the 0.9-quantile)
+    expect_identical("refine2" %in% stage_names, nm == "precise")
+    if (nm == "precise") {
+      clips <- Filter(function(st) st$name %in% c("clip", "clip2"), rel$stages)
+      expect_length(clips, 2L)
+      for (st in clips) expect_match(st$detail, "0.9-quantile", fixed = TRUE)
+    }
   }
 })
 
@@ -427,8 +443,9 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
   y <- 1 + 2 * x + rnorm(n, sd = 0.3)
   # (the plan of n = 20000, where the K-norm round localises: made
   # noise-free below, so that round 2 starts at the least-squares line)
+  # (epsilon sqrt(n) = 283: precise rounds, two of them at the 0.9-quantile)
   m <- regression_mechanism(M, 20000, epsilon = 2, tau = 2, center = 2, radius = 2.5, x_range = c(0, 1))
-  expect_named(m$stages, c("design", "localise_clip", "localise", "clip", "refine"))
+  expect_named(m$stages, c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2"))
   spec <- m$spec$cpp
   ya <- matrix(pmin(pmax(y, -0.5), 4.5), 1)
   # the localising round's level: the 0.6-quantile of the distances to the

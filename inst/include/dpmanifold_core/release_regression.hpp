@@ -50,6 +50,7 @@ struct SspRound {
   std::vector<double> grid;   // its candidate levels (increasing, all <= clip_upper)
   std::vector<double> grid_log_weight;  // public log base measure of the levels (empty: uniform)
   double gain = 1.0;          // public mean slope of the clipped residual map (a step is divided by it)
+  double gap = 0.0;           // sd of the clipped fit's distance from least squares, per rho / sqrt(n)
 };
 
 struct RegressionReleaseSpec {
@@ -62,6 +63,7 @@ struct RegressionReleaseSpec {
   double R0 = 0.0, V0 = 0.0;               // public domain (chart at the centre)
   double prior_a = 1.0, prior_b = 1.0;     // public variance per coordinate of the start
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
+  double step_bias = 0.0;                  // public fraction of a released step kept as the state's bias
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
   double window_noise = 0.0;               // > 0: a round's public error per unit of rho / epsilon
@@ -263,6 +265,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     from_stage = true;
   }
   Vec nu(d);
+  double gap_a = 0.0, gap_b = 0.0;
   for (const SspRound& r : s.rounds) {
     regression_residuals(M, p, v, tc, Y, back, len.data());
     double rho = r.clip_upper;
@@ -369,7 +372,19 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     Vb = (std::isinf(Vb) ? Ub_lo : (1.0 - kb) * (1.0 - kb) * Vb + kb * kb * Ub_lo) + s.step_var;
     from_stage = true;
     const Vec step_b = kb * bh;
-    Vec step_a = ka * (Sz / (nd * r.gain)) - m * step_b;  // back to the footpoint at t = 0
+    const Vec ah = Sz / (nd * r.gain);
+    Vec step_a = ka * ah - m * step_b;  // back to the footpoint at t = 0
+    // (precise rounds: the released step, times a public fraction, counts
+    // as the bias the round leaves; the next round's weights then take
+    // more of its step. Post-processing. Proof section 3, "Precise rounds".)
+    if (s.step_bias > 0.0) {
+      Va += s.step_bias * s.step_bias * ah.squaredNorm() / d;
+      Vb += s.step_bias * s.step_bias * bh.squaredNorm() / d;
+    }
+    // (the clipped fit's distance from least squares, public model at the
+    // drawn level; only the last round's enters the bands)
+    gap_a = r.gap * r.gap * rho * rho / nd;
+    gap_b = r.gap * r.gap * rho * rho / Sttc_lo;
     // On a Hadamard manifold a step longer than R0 + d(centre, p) ends
     // outside the domain (triangle inequality), where the projection below
     // puts it on the boundary; shortened to that length first, so that a
@@ -402,8 +417,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   }
   out.p = p;
   out.v = v;
-  out.var_value = Va;
-  out.var_slope = Vb;
+  out.var_value = Va + gap_a;
+  out.var_slope = Vb + gap_b;
   out.t_mean = m;
   return out;
 }
