@@ -35,6 +35,39 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
   structure(c(regions[parts], list(level = level, x0 = est$x0, manifold = M)), class = "dp_regression_confint")
 }
 
+#' @rdname confint.dp_release
+#' @section Covariance:
+#' `vcov()` of a regression release on [euclidean()] by the default method or
+#' `"tangent"` is lm's layout: the covariance matrix of the intercepts and
+#' slopes under the same public error model, so that `confint()` is
+#' `coef()` plus or minus `qnorm((1 + level) / 2)` times the square roots of
+#' its diagonal. Responses are independent blocks. Other releases have no
+#' such matrix and raise an error of class `dpmanifold_error`.
+#' @importFrom stats vcov
+#' @export
+vcov.dp_release <- function(object, ...) {
+  call <- sys.call()
+  check_release(object, "object", call)
+  check_no_dots(..., what = "vcov() for a release (it takes the release only)", call = call)
+  if (!identical(object$statistic, "geodesic_regression") || !inherits(object$manifold, "euclidean")) {
+    abort_arg("object", paste("has no covariance matrix: vcov() gives lm's matrix of the coefficients of a",
+                              "regression release on euclidean(); use confint() for regions elsewhere"), call)
+  }
+  release_regression_geodesic(object, "object", call)
+  u <- release_error_model(object, "object", "has no covariance matrix: it needs", call)
+  est <- object$estimate
+  w <- diff(est$x_range)
+  # intercept = value at t_mean + (t0 - t_mean) slope_t, slope = slope_t / w
+  dt <- (0 - est$x0) / w - u[["t_mean"]]
+  vs <- .band_inflation * u[["var_slope"]]
+  block <- matrix(c(release_line_sd(u, dt + u[["t_mean"]])^2, dt * vs / w, dt * vs / w, vs / w^2), 2L)
+  k <- length(est$p)
+  rn <- rownames(confint_regression(object, level = 0.5, call = call))
+  V <- kronecker(diag(k), block)
+  dimnames(V) <- list(rn, rn)
+  V
+}
+
 # lm's `parm`: names or indices of rows.
 confint_parm <- function(parm, rn, call) {
   ok <- (is.character(parm) && length(parm) > 0L && all(parm %in% rn)) ||

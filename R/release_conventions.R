@@ -254,6 +254,14 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' fit <- dp_geodesic_regression(S2, x, Y, epsilon = 1, tau = 0.15, center = north, radius = 0.45,
 #'                               x_range = c(0, 1))
 #' confint(fit, level = 0.9)
+#'
+#' # on euclidean(): lm's table, and lm's vcov()
+#' xe <- runif(300, 0, 10)
+#' ye <- 2 + 0.3 * xe + rnorm(300, sd = 0.5)
+#' lin <- dp_geodesic_regression(euclidean(1), xe, ye, epsilon = 1, center = 3.5, radius = 3,
+#'                               x_range = c(0, 10))
+#' confint(lin)
+#' vcov(lin)
 #' @seealso [dp_release] (`predict(interval = "confidence")`, `coef()`),
 #'   [release_conventions], [dp_frechet_mean()], [dp_geodesic_regression()].
 #' @importFrom stats confint

@@ -147,3 +147,39 @@ test_that("confint() of a regression release refuses what it cannot give", {
   expect_error(confint(rel1, parm = "slope"), "`parm`", class = "dpmanifold_error")
   expect_error(confint(rel1, parm = 3), "`parm`", class = "dpmanifold_error")
 })
+
+test_that("vcov() of a euclidean() release is lm's layout and agrees with confint() and predict()", {
+  set.seed(64)
+  E <- euclidean(1)
+  x <- runif(500, 10, 20)
+  y <- 1 + 0.5 * x + rnorm(500, sd = 0.3)
+  rel <- dp_geodesic_regression(E, x, y, epsilon = 1, center = 8, radius = 4, x_range = c(10, 20))
+  V <- vcov(rel)
+  expect_identical(dimnames(V), list(c("(Intercept)", "x"), c("(Intercept)", "x")))
+  expect_true(isSymmetric(V))
+  expect_true(all(eigen(V, symmetric = TRUE)$values > 0))
+  # confint() is coef() plus or minus z times the standard errors
+  ci <- confint(rel, level = 0.9)
+  expect_equal(unname(ci[, 2] - coef(rel)), qnorm(0.95) * sqrt(diag(V)), ignore_attr = TRUE)
+  # the band at any x is that of the line c(1, x) %*% coef (the covariance
+  # counts: without it the band at x = 10..20, far from x = 0, would be
+  # several times too wide)
+  for (x0 in c(0, 12, 15, 30)) {
+    band <- predict(rel, x0, interval = "confidence", level = 0.95)$radius
+    expect_equal(as.numeric(band), qnorm(0.975) * sqrt(drop(c(1, x0) %*% V %*% c(1, x0))), tolerance = 1e-10)
+  }
+  # two responses: independent blocks
+  rel2 <- dp_geodesic_regression(euclidean(2), x, cbind(y, -y), epsilon = 1, center = c(8, -8), radius = 4,
+                                 x_range = c(10, 20))
+  V2 <- vcov(rel2)
+  expect_identical(rownames(V2), rownames(confint(rel2)))
+  expect_equal(V2[3:4, 1:2], matrix(0, 2, 2), ignore_attr = TRUE)
+  # elsewhere, and with extra arguments: classed errors
+  S2 <- sphere(2)
+  D <- ci_data(S2, 200, c(0, 0, 1), c(0.5, 0, 0), 0.05)
+  rs <- dp_geodesic_regression(S2, D$x, D$y, epsilon = 1, tau = 0.3, center = D$center, radius = 0.6, x_range = c(0, 1))
+  expect_error(vcov(rs), "confint", class = "dpmanifold_error")
+  expect_error(vcov(rel, 2), class = "dpmanifold_error")
+  fm <- dp_frechet_mean(E, matrix(y[1:50]), epsilon = 1, center = 8, radius = 4)
+  expect_error(vcov(fm), "`object`", class = "dpmanifold_error")
+})
