@@ -36,7 +36,7 @@
 #'
 #' Where \eqn{\epsilon\sqrt{n}/\sqrt{(d+1)/2} \ge 50} (d the manifold's
 #' dimension), the noise is below the sampling error of the fit and the
-#' rounds become *precise*: they clip at the 0.9-quantile, count half of
+#' rounds become *precise*: they clip at the 0.9-quantile, count part of
 #' each released step as bias that the next round should remove, and from
 #' 150 one round more runs, so the release lands on the clipped fit, close
 #' to least squares (`euclidean(1)`, n = 1000, epsilon = 50: slope within

@@ -37,7 +37,8 @@
 # leave of the start's bias decides (proof section 3, "Precise rounds"):
 # the refining rounds then clip at precise_quantile on a grid of
 # precise_levels, one round more follows from extra_round_esqn, and each
-# round's released step counts, times step_bias, as the state's bias. The
+# round's released step counts, times (1 - gain) / gain, as the state's
+# bias (a step divided by the gain may be that much too long). The
 # bands add gap_safety times clip_fit_gap() at the last round's drawn
 # level: the clipped fit's distance from least squares.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
@@ -47,7 +48,7 @@
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
                       precise_esqn = 50, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
-                      step_bias = 0.5, gap_safety = 1.5)
+                      gap_safety = 1.5)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -62,20 +63,22 @@ design_stage <- function(eG) {
 ssp_round <- function(e, upper, eq = 0, grid = upper, d = 1L, q = .gauss_newton$quantile) {
   list(epsilon = e, clip_upper = upper, epsilon_clip = eq, quantile = q, grid = grid,
        grid_log_weight = -.gauss_newton$grid_power * log(grid / max(grid)),
-       gain = if (eq > 0) clip_gain(q, d) else 1, gap = if (eq > 0) .gauss_newton$gap_safety * clip_fit_gap(q) else 0)
+       gain = if (eq > 0) clip_gain(q, d) else 1, gap = if (eq > 0) .gauss_newton$gap_safety * clip_fit_gap(q, d) else 0)
 }
 
-# The standard deviation, in units of rho / sqrt(n) (of the intercept; the
-# slope's is the same per unit of the design's spread), of the distance
-# between the fit from residuals clipped at rho, the q-quantile of their
-# norms, and least squares, for Gaussian residuals in one dimension: the
-# Huber estimator at k = rho / sigma against the mean, whose difference has
-# variance (1 / efficiency - 1) sigma^2 / n. In d dimensions rho is a larger
-# multiple of the per-coordinate sigma, so the value is conservative there.
-clip_fit_gap <- function(q) {
-  k <- stats::qnorm((1 + q) / 2)
-  psi2 <- q - 2 * k * stats::dnorm(k) + k^2 * (1 - q)
-  sqrt(psi2 / q^2 - 1) / k
+# The standard deviation per coordinate, in units of rho / sqrt(n) (of the
+# intercept; the slope's is the same per unit of the design's spread), of
+# the distance between the fit from residuals clipped at rho, the
+# q-quantile of their norms, and least squares, for isotropic Gaussian
+# residuals in R^d: the M-estimator with psi(z) = z min(1, rho / |z|)
+# against the mean. By Stein's lemma their covariance is the mean's
+# variance, so the difference has variance (E|psi|^2 / d) / kappa^2 - 1
+# (sigma^2 / n per coordinate), kappa = clip_gain(q, d); in one dimension
+# Huber's estimator at k = rho / sigma.
+clip_fit_gap <- function(q, d = 1L) {
+  c2 <- stats::qchisq(q, d)
+  psi2 <- (d * stats::pchisq(c2, d + 2) + c2 * (1 - q)) / d
+  sqrt(max(psi2 / clip_gain(q, d)^2 - 1, 0) / c2)
 }
 
 # The mean slope of the clipped residual map z -> z min(1, rho / |z|) when
@@ -211,8 +214,12 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # the clamping's bias: proof section 3, "Narrower windows"; the C++ core
   # gets the error per unit of rho / epsilon)
   window_noise <- if (clip) knorm_round_error(d, n, 1, 1) else 0
-  cpp <- c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec),
-           list(window_noise = window_noise, step_bias = if (precise) g$step_bias else 0))
+  if (precise) {
+    # (every round but the last: the next round's weights read it; the
+    # last round's step is precise, and the bands count its gap instead)
+    for (j in seq_len(length(rounds) - 1L)) rounds[[j]]$bias <- (1 - rounds[[j]]$gain) / rounds[[j]]$gain
+  }
+  cpp <- c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise))
   list(stages = stages, spec = list(cpp = cpp,
                                     tau_e = tau_e, clip_upper = ups, expected_error = prev,
                                     expected_error_low = if (clip) low))

@@ -104,7 +104,6 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
   s.prior_a = Rcpp::as<double>(spec["prior_a"]);
   s.prior_b = Rcpp::as<double>(spec["prior_b"]);
   s.step_var = Rcpp::as<double>(spec["step_var"]);
-  if (spec.containsElementNamed("step_bias")) s.step_bias = Rcpp::as<double>(spec["step_bias"]);
   if (spec.containsElementNamed("design_weight")) s.design_weight = Rcpp::as<double>(spec["design_weight"]);
   if (spec.containsElementNamed("window")) s.window = Rcpp::as<double>(spec["window"]);
   if (spec.containsElementNamed("window_noise")) s.window_noise = Rcpp::as<double>(spec["window_noise"]);
@@ -128,6 +127,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     x.grid = Rcpp::as<std::vector<double>>(r["grid"]);
     if (r.containsElementNamed("gain")) x.gain = Rcpp::as<double>(r["gain"]);
     if (r.containsElementNamed("gap")) x.gap = Rcpp::as<double>(r["gap"]);
+    if (r.containsElementNamed("bias")) x.bias = Rcpp::as<double>(r["bias"]);
     if (r.containsElementNamed("grid_log_weight")) x.grid_log_weight = Rcpp::as<std::vector<double>>(r["grid_log_weight"]);
     s.rounds.push_back(x);
   }

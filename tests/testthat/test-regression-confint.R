@@ -95,6 +95,20 @@ test_that("the bands' allowance for the clipped fit's gap is the Huber estimator
   })
   # (sd of 400 draws: relative standard error about 1 / sqrt(800))
   expect_equal(sd(gaps) * sqrt(400) / k, dpmanifold:::clip_fit_gap(0.9), tolerance = 4 / sqrt(800))
+  # in R^2 at the 0.6-quantile of the norms (per coordinate; the 1-D value
+  # 0.452 would be 2.3 times too large)
+  rho <- sqrt(qchisq(0.6, 2))
+  kap <- dpmanifold:::clip_gain(0.6, 2)
+  gaps2 <- replicate(400, {
+    z <- matrix(rnorm(800), 400)
+    m <- colMeans(z)
+    for (i in 1:60) {
+      r <- sweep(z, 2, m)
+      m <- m + colMeans(r * pmin(1, rho / sqrt(rowSums(r^2)))) / kap
+    }
+    m - colMeans(z)
+  })
+  expect_equal(sd(as.numeric(gaps2)) * sqrt(400) / rho, dpmanifold:::clip_fit_gap(0.6, 2), tolerance = 4 / sqrt(1600))
 })
 
 test_that("the footpoint's ball is the prediction band at the middle of the range", {

@@ -51,6 +51,7 @@ struct SspRound {
   std::vector<double> grid_log_weight;  // public log base measure of the levels (empty: uniform)
   double gain = 1.0;          // public mean slope of the clipped residual map (a step is divided by it)
   double gap = 0.0;           // sd of the clipped fit's distance from least squares, per rho / sqrt(n)
+  double bias = 0.0;          // public fraction of the released step the state may still be off by
 };
 
 struct RegressionReleaseSpec {
@@ -63,7 +64,6 @@ struct RegressionReleaseSpec {
   double R0 = 0.0, V0 = 0.0;               // public domain (chart at the centre)
   double prior_a = 1.0, prior_b = 1.0;     // public variance per coordinate of the start
   double step_var = 0.0;                   // public allowance added after each step (linearisation)
-  double step_bias = 0.0;                  // public fraction of a released step kept as the state's bias
   double design_weight = 1.0;              // weight of the design noise in the step's variance
   double window = 0.0;                     // > 0: the working window of the covariate (design sds)
   double window_noise = 0.0;               // > 0: a round's public error per unit of rho / epsilon
@@ -374,12 +374,13 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     const Vec step_b = kb * bh;
     const Vec ah = Sz / (nd * r.gain);
     Vec step_a = ka * ah - m * step_b;  // back to the footpoint at t = 0
-    // (precise rounds: the released step, times a public fraction, counts
-    // as the bias the round leaves; the next round's weights then take
-    // more of its step. Post-processing. Proof section 3, "Precise rounds".)
-    if (s.step_bias > 0.0) {
-      Va += s.step_bias * s.step_bias * ah.squaredNorm() / d;
-      Vb += s.step_bias * s.step_bias * bh.squaredNorm() / d;
+    // (precise rounds: the released step, times the round's public fraction
+    // (1 - kappa) / kappa, counts as the bias the round may leave; the next
+    // round's weights then take more of its step. Post-processing. Proof
+    // section 3, "Precise rounds".)
+    if (r.bias > 0.0) {
+      Va += r.bias * r.bias * ah.squaredNorm() / d;
+      Vb += r.bias * r.bias * bh.squaredNorm() / d;
     }
     // (the clipped fit's distance from least squares, public model at the
     // drawn level; only the last round's enters the bands)
