@@ -52,7 +52,7 @@ test_that("the regions still cover least squares where epsilon sqrt(n) is large 
   # Before the precise rounds the default's slope sat 0.06-0.09 below lm's
   # here from epsilon 2 on, and the 0.9 intervals covered lm's in 0-35% of
   # releases (0 at epsilon 5); on S^2 the balls covered 0 at epsilon 10.
-  # Measured with them (30 releases each of three data sets): 0.97-1.00 on
+  # Measured with them (30 releases each of three data sets): 0.90-1.00 on
   # euclidean(1) at epsilon 2, 5 and 50; 1.00 on S^2 at epsilon 5, 10, 50.
   set.seed(62)
   reps <- 60
