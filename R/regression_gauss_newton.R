@@ -37,10 +37,11 @@
 # leave of the start's bias decides (proof section 3, "Precise rounds"):
 # the refining rounds then clip at precise_quantile on a grid of
 # precise_levels, one round more follows from extra_round_esqn, and each
-# round's released step counts, times (1 - gain) / gain, as the state's
-# bias (a step divided by the gain may be that much too long). The
-# bands add gap_safety times clip_fit_gap() at the last round's drawn
-# level: the clipped fit's distance from least squares.
+# round's released step but the last counts, times 1 - gain, as the
+# state's bias (the error a step divided by the gain may leave, when the
+# clipped map's secant lies between the gain and 1). Wherever the last
+# round's level is drawn, the bands add gap_safety times clip_fit_gap():
+# the clipped fit's distance from least squares.
 .gauss_newton <- list(design = 0.15, localise = 0.4, clip = 0.15, clip_min_neps = 90, two_rounds_min_neps = 50,
                       quantile = 0.6, levels = 8L, grid_power = 1, shift = 1, third = 2, localise3 = 0.3,
                       window = 2, net_max_dim = 2L, net_block = 150L, net_max_work = 4e7, net_clip_r = 0.25,
@@ -174,8 +175,8 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   k <- if (three) 2L else 1L
   # (precise rounds: public rule on epsilon sqrt(n); see .gauss_newton)
   # (a round's noise grows like sqrt(d (d + 1)) / (n epsilon) and the
-  # clipped fit's gap like sqrt(d / n): their ratio is epsilon sqrt(n) over
-  # sqrt((d + 1) / 2), compared with precise_esqn)
+  # clipped fit's gap like sqrt(d / n): their ratio goes like
+  # epsilon sqrt(n) / sqrt(d + 1), normalised to epsilon sqrt(n) at d = 1)
   esqn <- eps * sqrt(n) / sqrt((d + 1) / 2)
   precise <- clip && esqn >= g$precise_esqn
   if (precise && esqn >= g$extra_round_esqn) k <- k + 1L
@@ -217,7 +218,7 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   if (precise) {
     # (every round but the last: the next round's weights read it; the
     # last round's step is precise, and the bands count its gap instead)
-    for (j in seq_len(length(rounds) - 1L)) rounds[[j]]$bias <- (1 - rounds[[j]]$gain) / rounds[[j]]$gain
+    for (j in seq_len(length(rounds) - 1L)) rounds[[j]]$bias <- 1 - rounds[[j]]$gain
   }
   cpp <- c(cpp_plan(des, d, r, R0, V0, rounds, loc$spec), list(window_noise = window_noise))
   list(stages = stages, spec = list(cpp = cpp,

@@ -25,8 +25,9 @@
 #' [nobs()][release_conventions]; [plot()][plot.dp_release];
 #' [update()][dp_budget] (a new release, which spends privacy again).
 #' `fitted()` and `residuals()` would need the private data and refuse
-#' ([release_conventions]); `vcov()` is lm's on [euclidean()] regressions
-#' ([confint()][confint.dp_release]); there is no `logLik()` or formula.
+#' ([release_conventions]); [vcov()][vcov.dp_release] on [euclidean()]
+#' regressions is the covariance of the release's error (not lm's sampling
+#' covariance); there is no `logLik()` or formula.
 #'
 #' Nothing computed from the data without noise is stored: no count of
 #' clipped records, no non-private fit, no acceptance rate or number of

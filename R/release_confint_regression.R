@@ -35,14 +35,37 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
   structure(c(regions[parts], list(level = level, x0 = est$x0, manifold = M)), class = "dp_regression_confint")
 }
 
-#' @rdname confint.dp_release
-#' @section Covariance:
-#' `vcov()` of a regression release on [euclidean()] by the default method or
-#' `"tangent"` is lm's layout: the covariance matrix of the intercepts and
-#' slopes under the same public error model, so that `confint()` is
-#' `coef()` plus or minus `qnorm((1 + level) / 2)` times the square roots of
-#' its diagonal. Responses are independent blocks. Other releases have no
-#' such matrix and raise an error of class `dpmanifold_error`.
+#' Covariance matrix of a private linear regression's coefficients
+#'
+#' For a release of [dp_geodesic_regression()] on [euclidean()] by the
+#' default method or `"tangent"`: the covariance matrix, in lm's layout
+#' (rows `(Intercept)` and `x`, or `y1:(Intercept)`, `y1:x`, ... for several
+#' responses, independent blocks), of the release's error about the
+#' least-squares fit of the clipped data, under the public error model
+#' behind [confint()][confint.dp_release] and
+#' `predict(interval = "confidence")`. It is post-processing (no privacy
+#' cost) and `confint()` is `coef()` plus or minus `qnorm((1 + level) / 2)`
+#' times the square roots of its diagonal.
+#'
+#' Unlike `vcov()` of [stats::lm()] it does not hold the sampling variance
+#' of least squares about a population line: it is the privacy noise (and
+#' the clipped fit's modelled distance from least squares, proof section 3
+#' of `regression-gauss-newton.md`). For inference about the population
+#' add the sampling variance, which itself would need a private release.
+#'
+#' @param object A regression release on [euclidean()].
+#' @param ... Not accepted: an error of class `dpmanifold_error`.
+#' @return A symmetric matrix with row and column names as `confint()`'s rows.
+#'   Other releases (other manifolds, Frechet means, chain methods) raise an
+#'   error of class `dpmanifold_error`.
+#' @seealso [confint.dp_release], [dp_release], [dp_geodesic_regression()].
+#' @examples
+#' x <- runif(300, 0, 10)
+#' y <- 2 + 0.3 * x + rnorm(300, sd = 0.5)
+#' lin <- dp_geodesic_regression(euclidean(1), x, y, epsilon = 1, center = 3.5, radius = 3,
+#'                               x_range = c(0, 10))
+#' vcov(lin)
+#' sqrt(diag(vcov(lin)))   # the standard errors behind confint(lin)
 #' @importFrom stats vcov
 #' @export
 vcov.dp_release <- function(object, ...) {
@@ -50,7 +73,7 @@ vcov.dp_release <- function(object, ...) {
   check_release(object, "object", call)
   check_no_dots(..., what = "vcov() for a release (it takes the release only)", call = call)
   if (!identical(object$statistic, "geodesic_regression") || !inherits(object$manifold, "euclidean")) {
-    abort_arg("object", paste("has no covariance matrix: vcov() gives lm's matrix of the coefficients of a",
+    abort_arg("object", paste("has no covariance matrix: vcov() gives the covariance of the coefficients of a",
                               "regression release on euclidean(); use confint() for regions elsewhere"), call)
   }
   release_regression_geodesic(object, "object", call)

@@ -375,7 +375,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     const Vec ah = Sz / (nd * r.gain);
     Vec step_a = ka * ah - m * step_b;  // back to the footpoint at t = 0
     // (precise rounds: the released step, times the round's public fraction
-    // (1 - kappa) / kappa, counts as the bias the round may leave; the next
+    // 1 - kappa, counts as the bias the round may leave; the next
     // round's weights then take more of its step. Post-processing. Proof
     // section 3, "Precise rounds".)
     if (r.bias > 0.0) {
