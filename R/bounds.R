@@ -147,8 +147,7 @@ resolve_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
 #' @export
 clip_to_ball <- function(M, X, center, radius) {
   check_required(c("M", "X"))
-  check_given(missing(center), "center", "the public centre of the ball (a point of `M`)")
-  check_given(missing(radius), "radius", "the public radius of the ball")
+  check_required(c("center", "radius"), why = "the public ball (a point of `M` and a radius) to clip to")
   Xa <- as_data_points(M, X, "X")
   b <- resolve_ball(M, Xa, center, radius)
   structure(from_ambient(M, b$X, attr(Xa, "single")), clipped = b$clipped)

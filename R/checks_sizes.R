@@ -29,13 +29,6 @@ format_bytes <- function(b) {
   if (b >= 2^30) sprintf("%.3g GB", b / 2^30) else if (b >= 2^20) sprintf("%.3g MB", b / 2^20) else sprintf("%.0f bytes", b)
 }
 
-# A required argument the caller did not give: a classed error naming it
-# (instead of R's "argument ... is missing, with no default").
-check_given <- function(missing, arg, what, call = sys.call(-1)) {
-  if (missing) abort_arg(arg, sprintf("is missing: give %s", what), call)
-  invisible(TRUE)
-}
-
 # Whether a plot is open to add to: a device other than the null device on
 # which plot.new() has been called (a device opened by pdf() or png() has
 # none yet; drawing on it fails with "plot.new has not been called yet").

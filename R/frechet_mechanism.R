@@ -26,8 +26,7 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
                               sampler = c("exact", "mcmc"), mcmc = mcmc_control(), seed_scale = FALSE) {
   check_required(c("M", "n"))
   n <- check_count(n, "n")
-  if (missing(center)) abort_arg("center", "is required: a mechanism is built from public bounds only")
-  if (missing(radius)) abort_arg("radius", "is required: a mechanism is built from public bounds only")
+  check_required(c("center", "radius"), why = "a mechanism is built from public bounds only")
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale)
   ball <- public_ball(M, NULL, center, radius)

@@ -193,8 +193,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
 #' @export
 rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method = c("exact", "mcmc")) {
   check_required(c("M", "n", "X", "sigma"))
-  check_given(missing(center), "center", "the public centre of the ball the KNG law lives on")
-  check_given(missing(radius), "radius", "the public radius of the ball the KNG law lives on")
+  check_required(c("center", "radius"), why = "the public ball the KNG law lives on")
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
   method <- check_choice(method)
