@@ -242,6 +242,49 @@ print.dp_mechanism <- function(x, ...) {
   invisible(x)
 }
 
+#' @rdname dp_mechanism
+#' @param object A `dp_mechanism`.
+#' @details `nobs()` of a mechanism is its public `n`. A mechanism holds no
+#'   estimate, so `coef()`, `vcov()`, `confint()`, `predict()`, `fitted()`,
+#'   `residuals()` and `plot()` refuse it with an error of class
+#'   `dpmanifold_error` that points to [release()]; call them on the
+#'   release.
+#' @export
+nobs.dp_mechanism <- function(object, ...) as.integer(object$n)
+
+# A mechanism has no estimate yet: the model methods an R user tries on it
+# refuse with one classed error instead of R's "no applicable method" (or
+# a silent NULL from the default coef()).
+mechanism_no_estimate <- function(what) {
+  function(object, ...) {
+    abort_arg(if (identical(what, "plot")) "x" else "object",
+              sprintf("is a dp_mechanism: it holds no estimate until release(<mechanism>, <data>) draws one; call %s() on the release",
+                      what), sys.call())
+  }
+}
+
+#' @rdname dp_mechanism
+#' @export
+coef.dp_mechanism <- mechanism_no_estimate("coef")
+#' @rdname dp_mechanism
+#' @export
+vcov.dp_mechanism <- mechanism_no_estimate("vcov")
+#' @rdname dp_mechanism
+#' @export
+confint.dp_mechanism <- mechanism_no_estimate("confint")
+#' @rdname dp_mechanism
+#' @export
+predict.dp_mechanism <- mechanism_no_estimate("predict")
+#' @rdname dp_mechanism
+#' @export
+fitted.dp_mechanism <- mechanism_no_estimate("fitted")
+#' @rdname dp_mechanism
+#' @export
+residuals.dp_mechanism <- mechanism_no_estimate("residuals")
+#' @rdname dp_mechanism
+#' @export
+plot.dp_mechanism <- function(x, ...) mechanism_no_estimate("plot")(x, ...)
+
 print_stages <- function(stages) {
   for (i in seq_along(stages)) {
     s <- stages[[i]]

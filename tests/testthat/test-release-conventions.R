@@ -61,6 +61,17 @@ test_that("nobs() is the public n; fitted() and residuals() refuse and point to 
   expect_error(nobs(structure(list(), class = "dp_release")), class = "dpmanifold_error")
 })
 
+test_that("a mechanism gives its public n and refuses the estimate's methods, pointing to release()", {
+  fx <- mechanism_fixture(30)
+  for (m in list(fx$m, fx$rm)) {
+    expect_identical(nobs(m), 30L)
+    for (f in list(coef, vcov, confint, predict, fitted, residuals)) {
+      expect_error(f(m), "`object` is a dp_mechanism: .*release\\(<mechanism>, <data>\\)", class = "dpmanifold_error")
+    }
+    expect_error(plot(m), "`x` is a dp_mechanism", class = "dpmanifold_error")
+  }
+})
+
 test_that("tidy() and glance() through generics", {
   skip_if_not_installed("generics")
   rel <- sphere_release()
