@@ -252,6 +252,12 @@ print.dp_mechanism <- function(x, ...) {
 #' @export
 nobs.dp_mechanism <- function(object, ...) as.integer(object$n)
 
+#' @rdname dp_mechanism
+#' @details `summary()` of a mechanism returns it: its facts are public and
+#'   its printout shows them all.
+#' @export
+summary.dp_mechanism <- function(object, ...) object
+
 # A mechanism has no estimate yet: the model methods an R user tries on it
 # refuse with one classed error instead of R's "no applicable method" (or
 # a silent NULL from the default coef()).

@@ -65,6 +65,7 @@ test_that("a mechanism gives its public n and refuses the estimate's methods, po
   fx <- mechanism_fixture(30)
   for (m in list(fx$m, fx$rm)) {
     expect_identical(nobs(m), 30L)
+    expect_output(print(summary(m)), "nothing released yet")
     for (f in list(coef, vcov, confint, predict, fitted, residuals)) {
       expect_error(f(m), "`object` is a dp_mechanism: .*release\\(<mechanism>, <data>\\)", class = "dpmanifold_error")
     }
