@@ -112,7 +112,7 @@ compose_privacy <- function(P, delta = NULL, call = sys.call(-1)) {
     out$type <- if (out$delta > 0) "approximate" else "pure"
   } else if (all(gdp)) {
     out$type <- "gdp"
-    out$mu <- sqrt(sum(mu^2))
+    out$mu <- norm2(mu)
     if (!is.null(delta)) { out$epsilon <- gdp_epsilon(out$mu, delta); out$delta <- delta }
   } else if (all(rdp) && length(unique(alpha)) == 1L) {
     out$type <- "rdp"
@@ -130,7 +130,7 @@ compose_privacy <- function(P, delta = NULL, call = sys.call(-1)) {
     e <- sum(eps[classic]); d <- sum(dl[classic])
     for (g in groups) {
       if (any(gdp & g)) {
-        e <- e + gdp_epsilon(sqrt(sum(mu[g]^2)), share)
+        e <- e + gdp_epsilon(norm2(mu[g]), share)
       } else {
         e <- e + sum(eps[g]) + log(1 / share) / (alpha[g][1] - 1)
       }
@@ -148,15 +148,27 @@ compose_privacy <- function(P, delta = NULL, call = sys.call(-1)) {
 
 # Smallest epsilon with delta(epsilon) <= delta for mu-GDP (Dong, Roth and
 # Su 2022, Corollary 2.13); delta(epsilon) decreases in epsilon.
-gdp_delta <- function(epsilon, mu) {
-  stats::pnorm(-epsilon / mu + mu / 2) - exp(epsilon) * stats::pnorm(-epsilon / mu - mu / 2)
+# The Euclidean norm without overflow of the squares (mu = 1e200 composed
+# to Inf).
+norm2 <- function(x) {
+  m <- max(abs(x))
+  if (m > 0 && is.finite(m)) m * sqrt(sum((x / m)^2)) else m
 }
+
+# (the second term in logs: exp(epsilon) overflows from epsilon = 710
+# while its factor underflows, and Inf * 0 is NaN)
+gdp_delta <- function(epsilon, mu) {
+  stats::pnorm(-epsilon / mu + mu / 2) - exp(epsilon + stats::pnorm(-epsilon / mu - mu / 2, log.p = TRUE))
+}
+# The least epsilon at which mu-GDP gives (epsilon, delta)-DP; Inf when it
+# exceeds the largest double (no finite epsilon is claimed, and a budget
+# then refuses the release).
 gdp_epsilon <- function(mu, delta) {
   if (gdp_delta(0, mu) <= delta) return(0)
   hi <- 1
   while (gdp_delta(hi, mu) > delta) {
     hi <- 2 * hi
-    if (hi > 1e6) abort_arg("delta", "is too small for this mu: the equivalent epsilon is not representable")
+    if (hi > .Machine$double.xmax / 4) return(Inf)
   }
   e <- stats::uniroot(function(e) gdp_delta(e, mu) - delta, c(0, hi), tol = 1e-12)$root
   while (gdp_delta(e, mu) > delta) e <- e + 1e-12 * max(1, e)  # never below the root
@@ -294,9 +306,10 @@ spend_budget <- function(budget, privacy, label, call = sys.call(-1), charge = T
   if (isTRUE(privacy$delta_unknown)) refuse("its delta is unknown (a finite MCMC chain), so no budget can account for it")
   P <- c(budget$ledger$charges, list(privacy))
   tot <- budget_total(budget, P)
-  # (a relative tolerance for the rounding of sums only: a delta-0 budget
-  # takes no delta at all)
-  tol <- 1e-12
+  # (a relative tolerance for the rounding of the sums only, a few units
+  # in the last place per charge, so that 3 x 0.1 fits a budget of 0.3; a
+  # delta-0 budget takes no delta at all)
+  tol <- 4 * length(P) * .Machine$double.eps
   if (tot$epsilon > budget$epsilon * (1 + tol) || tot$delta > budget$delta * (1 + tol)) {
     left <- budget_left(budget)
     refuse(sprintf(paste("it would spend %s, bringing the total to epsilon = %.6g, delta = %.3g, and the budget",

@@ -256,13 +256,24 @@ frechet_with_private_bounds <- function(M, X, opts, share, center, radius, retur
   eps <- opts$privacy$epsilon
   inner <- opts
   inner$privacy$epsilon <- (1 - share) * eps
-  # the mean's public options (truncated, the noise's representability)
-  # checked on the largest ball the private stages may choose, so that none
-  # of them fails after the charge
-  r_up <- private_ball_max_radius(M, radius)
+  # the mean's public options (truncated, the noise's representability,
+  # the exact sampler's public refusal) checked on the largest and the
+  # smallest ball the private stages may choose, so that none of them
+  # fails after the charge
+  # (the private stages' own scales first: an epsilon near 1e306 is
+  # refused as such, not by the mean's sampler on a ball)
+  check_private_ball_scales(M, ncol(Xv), eps, share, is.null(center) && inherits(M, c("sphere", "kendall_shape")), call)
   ctr <- if (is.null(center)) private_ball_public_point(M) else public_ball(M, NULL, center, radius, call = call)$center
-  on_largest_private_ball(build_frechet_mechanism(M, ncol(Xv), inner, list(center = ctr, radius = r_up), call = call),
-                          r_up, radius, call)
+  on_private_ball_range(function(r) {
+    s <- build_frechet_mechanism(M, ncol(Xv), inner, list(center = ctr, radius = r), call = call)$spec
+    if (s$sampler == "exact" && s$law %in% c("laplace", "kng") &&
+        !isTRUE(exact_sampler_available(M, s$sigma, s$center, s$radius, s$law, s$truncated))) {
+      abort_sampler(sprintf(paste("the exact %s sampler on %s refuses sigma = %.4g on a ball of radius %.4g (its noise",
+                                  "is as wide as the ball in this dimension, or too sharp for double precision); give a",
+                                  "smaller coarse `radius`, a larger epsilon or bounds_share, or sampler = \"mcmc\""),
+                            if (s$law == "kng") "KNG" else "Riemannian Laplace", manifold_label(M), s$sigma, s$radius), call)
+    }
+  }, M, radius, call)
   # (charged just before the first private stage draws: every stage after
   # it draws)
   pb <- private_ball_stages(M, Xv, eps, share, center, radius,

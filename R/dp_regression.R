@@ -227,10 +227,9 @@ regression_with_private_bounds <- function(M, x, y, opts, share, center, radius,
   inner <- opts
   inner$epsilon <- (1 - share) * opts$epsilon
   # the regression's public options (p_radius, v_bound, the domain's noise
-  # scales) checked on the largest ball the private stages may choose, so
-  # that none of them fails after the charge
-  r_up <- private_ball_max_radius(M, radius)
-  on_largest_private_ball(regression_domain(M, ncol(Yv), inner, r_up, call = call), r_up, radius, call)
+  # scales) checked on the largest and the smallest ball the private stages
+  # may choose, so that none of them fails after the charge
+  on_private_ball_range(function(r) regression_domain(M, ncol(Yv), inner, r, call = call), M, radius, call)
   # (charged just before the first private stage draws: every stage after
   # it draws)
   pb <- private_ball_stages(M, Yv, opts$epsilon, share, center, radius,

@@ -46,8 +46,12 @@ euclidean_baseline.sphere <- function(M, Xa, epsilon, ball, align) {
   n <- ncol(Xa)
   s <- baseline_scale(M, ball$radius, n, epsilon)
   xbar <- cpp_frechet_mean(M, Xa, rep(1, n), ball$center, 1000L, 1e-12)$mean
-  z <- xbar + cpp_euclidean_laplace_noise(M$ambient_dim, s$sigma, 1L)[, 1]
-  list(estimate = z / sqrt(sum(z^2)))
+  # (only the direction is released: with u = max(1, sigma), xbar / u plus
+  # noise of scale sigma / u has the same direction's law, and no huge
+  # sigma (epsilon near 1e-300) overflows the sum of squares to Inf)
+  u <- max(1, s$sigma)
+  z <- xbar / u + cpp_euclidean_laplace_noise(M$ambient_dim, s$sigma / u, 1L)[, 1]
+  list(estimate = if (sum(z^2) > 0) z / sqrt(sum(z^2)) else c(1, numeric(length(z) - 1L)))
 }
 
 #' @export

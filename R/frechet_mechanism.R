@@ -83,7 +83,8 @@ build_frechet_mechanism <- function(M, n, opts, ball, footpoint = NULL, inferred
   in_ball <- mechanism == "kng" || (mechanism == "laplace" && isTRUE(scale$truncated))
   check_noise_representable(M, ball$radius, scale$sigma,
                             if (mechanism == "wrapped_gaussian") "gaussian" else "laplace",
-                            in_ball = in_ball || opts$sampler == "mcmc", call = call)
+                            in_ball = in_ball || opts$sampler == "mcmc",
+                            privacy_arg = if (identical(privacy$type, "gdp")) "mu" else "epsilon", call = call)
   mcmc_used <- opts$sampler == "mcmc" && mechanism %in% c("kng", "laplace")
   sampler <- if (mcmc_used) {
     list(kind = "mcmc", settings = list(burnin = opts$mcmc$burnin, steps = opts$mcmc$steps))
@@ -177,7 +178,7 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   # e.g. the SPD cone: its method says so with off_manifold = TRUE)
   off <- is.list(est) && isTRUE(est$off_manifold)
   if (is.list(est)) est <- est$estimate
-  est <- as.numeric(check_representable(M, matrix(est), "radius", if (off) "tangent" else "point"))
+  est <- as.numeric(check_representable(M, matrix(est), "radius", if (off) "tangent" else "point", call = call))
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
     warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
@@ -259,12 +260,19 @@ max_representable_distance <- function(M) {
 # Depends only on public quantities (manifold, radius, sigma).
 # A law that stays in the ball (KNG, truncated Laplace, any chain) only
 # needs the ball itself to be representable.
-check_noise_representable <- function(M, radius, sigma, kind, in_ball = FALSE, call = sys.call(-1)) {
-  # a radius so small that the noise scale underflows to zero (or to a
-  # subnormal): the samplers need a positive normal sigma
+check_noise_representable <- function(M, radius, sigma, kind, in_ball = FALSE, privacy_arg = "epsilon",
+                                      call = sys.call(-1)) {
+  # a noise scale that underflows to zero (or to a subnormal): the samplers
+  # need a positive normal sigma. It is the radius's doing when the radius
+  # is itself far below double precision's range, else the privacy
+  # parameter's (epsilon, or mu, near 1e308).
   if (is.finite(sigma) && !(sigma >= .Machine$double.xmin)) {
-    abort_arg("radius", sprintf("is %.4g: too small for double precision (the noise scale underflows)", radius), call,
-              class = "dpmanifold_not_representable")
+    if (radius < sqrt(.Machine$double.xmin)) {
+      abort_arg("radius", sprintf("is %.4g: too small for double precision (the noise scale underflows)", radius), call,
+                class = "dpmanifold_not_representable")
+    }
+    abort_arg(privacy_arg, sprintf("is so large that the noise scale (%.3g) underflows in double precision; use a smaller one",
+                                   sigma), call, class = "dpmanifold_not_representable")
   }
   lim <- max_representable_distance(M)
   if (is.infinite(lim)) return(invisible(TRUE))
@@ -276,8 +284,8 @@ check_noise_representable <- function(M, radius, sigma, kind, in_ball = FALSE, c
   q <- if (kind == "gaussian") sigma * sqrt(stats::qchisq(1e-12, M$dim, lower.tail = FALSE)) else
     stats::qgamma(1e-12, M$dim, scale = sigma, lower.tail = FALSE)
   if (radius + q > lim) {
-    abort_arg("epsilon", sprintf("gives a noise scale sigma = %.4g whose draws are not representable in double precision on %s; use a larger epsilon or a smaller radius",
-                                 sigma, manifold_label(M)), call, class = "dpmanifold_not_representable")
+    abort_arg(privacy_arg, sprintf("gives a noise scale sigma = %.4g whose draws are not representable in double precision on %s; use a larger %s or a smaller radius",
+                                   sigma, manifold_label(M), privacy_arg), call, class = "dpmanifold_not_representable")
   }
   invisible(TRUE)
 }

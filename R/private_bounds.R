@@ -146,27 +146,49 @@ private_ball_max_radius <- function(M, radius) {
   min(max_radius(M) * .private_ball$top, if (is.null(radius)) Inf else 2 * radius)
 }
 
-# The public checks of the stage that runs on the private ball (`expr`, a
-# build or domain check on the ball of radius r_up =
-# private_ball_max_radius(M, radius)), before the budget is charged: an
-# error says on which ball it was found, and how its radius follows from
-# the user's `radius`; the low-utility warnings of that stage come with its
-# release. A coarse radius whose double overflows (2 x 1e308) is refused as
-# such: the checks on a ball of radius Inf spoke of "radius Inf", a value
-# the user never gave.
-on_largest_private_ball <- function(expr, r_up, radius = NULL, call = sys.call(-1)) {
+# The smallest: `widen` times the grid's lowest level, step^levels (1/64)
+# of a largest radius that is at least min(top r*, radius) (on a coarse
+# ball the largest is radius plus the centre's distance from the coarse
+# centre).
+private_ball_min_radius <- function(M, radius) {
+  b <- .private_ball
+  b$widen * b$step^b$levels * min(max_radius(M) * b$top, if (is.null(radius)) Inf else radius)
+}
+
+# The public checks of the stage that runs on the private ball, before the
+# budget is charged: `build(r)` builds (or checks the domain of) that stage
+# on a ball of radius r, and runs on the largest and the smallest radius
+# private_ball_stages() may return. Its failures grow monotonically with
+# the radius (the exact samplers' refusal, the noise's representability)
+# or shrink with it (the noise scale's underflow), so the two ends cover
+# every radius between (the samplers' refusal measured monotone on a grid
+# of 200 radii from 0.01 to 8: H^2, H^5, SPD(2), SPD(3), S^5, Kendall(5),
+# n 20-200, epsilon 0.3-3, both laws). An error says on which ball it was
+# found, and how its radius follows from the user's `radius`; the
+# low-utility warnings of that stage come with its release. A coarse
+# radius whose double overflows (2 x 1e308) is refused as such: the checks
+# on a ball of radius Inf spoke of "radius Inf", a value the user never
+# gave.
+on_private_ball_range <- function(build, M, radius = NULL, call = sys.call(-1)) {
+  r_up <- private_ball_max_radius(M, radius)
   twice <- !is.null(radius) && r_up == 2 * radius
   if (!is.finite(r_up) && twice) {
     abort_arg("radius", sprintf("is %.4g: the largest ball `bounds_share` may choose has twice that radius, which is not representable in double precision",
                                 radius), call, class = "dpmanifold_not_representable")
   }
-  ball <- if (twice) sprintf("of radius %.4g, twice `radius` (%.4g)", r_up, radius) else sprintf("of radius %.4g", r_up)
-  tryCatch(withCallingHandlers(expr, dpmanifold_low_utility = function(w) invokeRestart("muffleWarning")),
-           dpmanifold_error = function(e) {
-             e$message <- sprintf("%s (checked on the largest ball `bounds_share` may choose, %s)",
-                                  conditionMessage(e), ball)
-             stop(e)
-           })
+  r_lo <- private_ball_min_radius(M, radius)
+  ends <- list(list(r = r_up, which = "largest", how = if (twice) sprintf(", twice `radius` (%.4g)", radius) else ""),
+               list(r = r_lo, which = "smallest", how = sprintf(", %.4g times %s", .private_ball$widen * .private_ball$step^.private_ball$levels,
+                                                                 if (!is.null(radius) && radius < max_radius(M) * .private_ball$top) "`radius`" else "the largest")))
+  for (end in ends) {
+    tryCatch(withCallingHandlers(build(end$r), dpmanifold_low_utility = function(w) invokeRestart("muffleWarning")),
+             dpmanifold_error = function(e) {
+               e$message <- sprintf("%s (checked on the %s ball `bounds_share` may choose, of radius %.4g%s)",
+                                    conditionMessage(e), end$which, end$r, end$how)
+               stop(e)
+             })
+  }
+  invisible(TRUE)
 }
 
 # The base measure's total cost across the grid (public: n and epsilon_r).

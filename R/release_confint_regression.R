@@ -11,7 +11,7 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
   u <- release_error_model(object, "object", "has no confidence region: it needs", call)
   est <- object$estimate
   w <- diff(est$x_range)
-  z <- stats::qnorm((1 + level) / 2)
+  z <- stats::qnorm((1 - level) / 2, lower.tail = FALSE)  # (not qnorm((1 + level) / 2): 1 + level rounds to 2 near 1)
   sd_slope <- sqrt(.band_inflation * u[["var_slope"]]) / w
   if (inherits(M, "euclidean")) {
     # per coordinate: the intercept is the line's value at x = 0

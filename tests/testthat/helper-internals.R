@@ -14,7 +14,7 @@ dpm <- local({
     samplers = c("cpp_rkng_mcmc", "cpp_rlaplace_mcmc", "cpp_rwrapped", "cpp_sinhc_bound_table",
                  "laplace_exact_draws", "release_laplace", "release_kng", "exact_sampler_available",
                  "untruncated_tail_ok", "knorm_l2_noise", "laplace_noise", "simplex_difference_noise",
-                 "gdp_epsilon"),
+                 "gdp_epsilon", "gdp_delta"),
     # regression: the energy, gradients and residual kernels, the stated
     # sensitivities and public constants (checked against adversarial pairs),
     # the one-call release (its clip-level law is tested directly)

@@ -323,3 +323,35 @@ test_that("a mechanism whose kept centre or footpoint is not a point of the mani
   m0 <- frechet_mechanism(S2, n = 30, epsilon = 1, center = N, radius = 0.3, footpoint = NULL)
   expect_s3_class(release(m0, X, budget = b), "dp_release")
 })
+
+test_that("Gaussian DP converts to (epsilon, delta) at any mu, and the budget's tolerance is a few ulps", {
+  E <- euclidean(1)
+  set.seed(1)
+  X <- matrix(rnorm(50, sd = 0.3))
+  g <- dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = 20, center = 0, radius = 1)
+  # mu = 28.3 composed: epsilon near 520, where exp(epsilon) * Phi(.) was Inf * 0 = NaN
+  s <- privacy_spent(g, g, delta = 1e-5)
+  expect_equal(s$mu, sqrt(800))
+  expect_true(is.finite(s$epsilon) && s$epsilon > 500)
+  expect_lte(dpm$gdp_delta(s$epsilon, s$mu), 1e-5)
+  expect_gt(dpm$gdp_delta(s$epsilon * (1 - 1e-6), s$mu), 1e-5)
+  b <- dp_budget(epsilon = 1e4, delta = 1e-5)
+  for (i in 1:2) expect_s3_class(dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = 20, center = 0, radius = 1, budget = b),
+                                 "dp_release")
+  b <- dp_budget(epsilon = 100, delta = 1e-5)
+  expect_error(dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = 20, center = 0, radius = 1, budget = b),
+               class = "dpmanifold_budget_exceeded")
+  # a mu whose square overflows composes to itself, and its epsilon is beyond any double
+  h <- dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = 1e200, center = 0, radius = 1)
+  s <- privacy_spent(h, delta = 1e-5)
+  expect_equal(s$mu, 1e200)
+  expect_equal(s$epsilon, Inf)
+  # 3 x 0.1 fits 0.3 and 10 x 0.1 fits 1, but 1 + 1e-12 does not fit 1
+  b <- dp_budget(0.3)
+  for (i in 1:3) dp_frechet_mean(E, X, 0.1, center = 0, radius = 1, budget = b)
+  b <- dp_budget(1)
+  for (i in 1:10) dp_frechet_mean(E, X, 0.1, center = 0, radius = 1, budget = b)
+  b <- dp_budget(1)
+  dp_frechet_mean(E, X, 1, center = 0, radius = 1, budget = b)
+  expect_error(dp_frechet_mean(E, X, 1e-12, center = 0, radius = 1, budget = b), class = "dpmanifold_budget_exceeded")
+})

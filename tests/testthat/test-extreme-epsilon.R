@@ -67,3 +67,24 @@ test_that("regression_mechanism(): a subnormal radius and a bad method or sample
                  "`sampler`", class = "dpmanifold_error")
   }
 })
+
+test_that("the sphere's ambient baseline at epsilon near 1e-300 releases a unit vector; a scale's error names the parameter to blame", {
+  S2 <- sphere(2)
+  X <- matrix(c(0, 0, 1), 20, 3, byrow = TRUE)
+  b <- dp_budget(1)
+  # the noise's sum of squares overflowed: an error blaming `radius`, after the charge
+  for (e in c(1e-155, 1e-300)) {
+    set.seed(1)
+    r <- suppressWarnings(dp_frechet_mean(S2, X, e, mechanism = "euclidean_laplace", center = c(0, 0, 1), radius = 0.5,
+                                          budget = b), classes = "dpmanifold_low_utility")
+    expect_equal(sqrt(sum(r$estimate^2)), 1)
+  }
+  E <- euclidean(1)
+  X1 <- matrix(rnorm(20, sd = 0.3))
+  expect_error(dp_frechet_mean(E, X1, mechanism = "wrapped_gaussian", mu = 1e-300, center = 0, radius = 1),
+               "^`mu` gives a noise scale .*use a larger mu", class = "dpmanifold_not_representable")
+  expect_error(dp_frechet_mean(S2, X, 1e308, center = c(0, 0, 1), radius = 0.5),
+               "^`epsilon` is so large that the noise scale .* underflows", class = "dpmanifold_not_representable")
+  expect_error(frechet_mechanism(E, 20, epsilon = 1, center = 0, radius = 1e-310),
+               "^`radius` is 1e-310: too small for double precision", class = "dpmanifold_not_representable")
+})

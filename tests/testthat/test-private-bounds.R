@@ -264,3 +264,34 @@ test_that("private bounds: a coarse radius whose doubled ball overflows is refus
             "of radius 2e\\+200, twice `radius` \\(1e\\+200\\)")
   })
 })
+
+test_that("private bounds: the mean's exact sampler is checked on the largest and smallest private ball, before the charge", {
+  # H^5, coarse radius 3: the Laplace sampler refuses on balls of radius
+  # above about 4 at these n and epsilon; the private radius reached 4.3
+  # in 13 of 20 seeds and the release failed after the charge
+  H <- hyperbolic(5); o <- c(1, 0, 0, 0, 0, 0)
+  set.seed(1)
+  Y <- mfd_exp(H, o, 0.3 * mfd_random_tangent(H, o, 50))
+  b <- dp_budget(100)
+  expect_refusals_unspent(b, for (s in 1:3) {
+    set.seed(s)
+    expect_error(dp_frechet_mean(H, Y, 1, center = o, radius = 3, bounds_share = 0.3, budget = b),
+                 "refuses sigma .* on a ball of radius 6 .*largest ball `bounds_share` may choose, of radius 6, twice `radius` \\(3\\)",
+                 class = "dpmanifold_sampler_error")
+  })
+  # on a coarse ball the sampler accepts at its largest private radius, every release draws
+  for (s in 1:5) {
+    set.seed(s)
+    expect_s3_class(suppressWarnings(dp_frechet_mean(H, Y, 1, center = o, radius = 1.2, bounds_share = 0.3, budget = b),
+                                     classes = "dpmanifold_low_utility"), "dp_release")
+  }
+  expect_equal(budget_spent(b)$epsilon, 5)
+  # the smallest ball: at epsilon 1e307 the noise scale underflows there (radius 1.25 / 64 of the
+  # coarse one), not on the largest; it was found after the charge, quoting a drawn radius
+  E <- euclidean(1)
+  X <- matrix(rnorm(10, sd = 0.3))
+  b <- dp_budget(1e308)
+  expect_refusals_unspent(b, expect_error(dp_frechet_mean(E, X, 1e307, center = 0, radius = 1, bounds_share = 0.2, budget = b),
+                                          "`epsilon` is so large .*smallest ball `bounds_share` may choose, of radius 0.01953, 0.01953 times `radius`",
+                                          class = "dpmanifold_not_representable"))
+})

@@ -202,3 +202,14 @@ test_that("vcov() of a euclidean() release is lm's layout and agrees with confin
   fm <- dp_frechet_mean(E, matrix(y[1:50]), epsilon = 1, center = 8, radius = 4)
   expect_error(vcov(fm), "`object`", class = "dpmanifold_error")
 })
+
+test_that("confint() of a linear release stays finite at a level just below 1", {
+  set.seed(2)
+  x <- runif(100)
+  y <- 1 + 2 * x + rnorm(100, sd = 0.3)
+  rel <- dp_geodesic_regression(euclidean(1), x, y, epsilon = 1, center = 2, radius = 3, x_range = c(0, 1))
+  # qnorm((1 + level) / 2) rounded to qnorm(1) = Inf
+  ci <- confint(rel, level = 1 - 1e-16)
+  expect_true(all(is.finite(ci)))
+  expect_true(all(ci[, 2] - ci[, 1] > confint(rel, level = 0.999)[, 2] - confint(rel, level = 0.999)[, 1]))
+})
