@@ -133,7 +133,10 @@
 #'   mean on that coarse ball and the radius at most `radius` plus the
 #'   centre's distance from `center`, as on every other manifold, where the
 #'   coarse ball is required. The release prints epsilon-DP for the whole
-#'   and each stage's share.
+#'   and each stage's share. Options the mean would refuse on some ball
+#'   the private stages may choose (from 1.25/64 of the largest to twice
+#'   a coarse `radius`: the exact sampler's refusal, a noise scale double
+#'   precision does not hold) are refused before the budget is charged.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
 #' @return A [dp_release] object (methods: `print()`, `summary()`,
 #'   `coef()`, [confint()][confint.dp_release], [nobs()][release_conventions],

@@ -119,9 +119,10 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
 
 # The public domain and plan of a regression on a ball of radius r (the
 # centre plays no part): p_radius, v_bound and tau checked, the domain's
-# representability and the stages' noise scales. Monotone in r, so the
-# private-bounds path runs it on the largest ball its stages may choose,
-# before the budget is charged (regression_with_private_bounds()).
+# representability and the stages' noise scales. Its refusals grow with r
+# (representability) or shrink with it (scales below range), so the
+# private-bounds path runs it on the largest and the smallest ball its
+# stages may choose, before the budget is charged (on_private_ball_range()).
 regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
   if (!(r >= .Machine$double.xmin)) {
     # (a subnormal radius: the localisation net's spacing underflows to 0)
