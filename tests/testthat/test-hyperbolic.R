@@ -366,3 +366,27 @@ test_that("hyperbolic() sizes and O(D) tangent coordinates", {
   bad <- unclass(hyperbolic(2)); bad$ambient_dim <- 2L; class(bad) <- c("hyperbolic", "manifold")
   expect_error(mfd_dist(bad, o2, o2), class = "dpmanifold_error")
 })
+
+test_that("exp(log) holds far from the origin when the geodesic passes near it", {
+  # two points 10 from the origin at a right angle (x0 = 1.1e4): exp
+  # formed cosh(L) ps + sinhc(L) vs, terms of 1e12 for a result of 1e4,
+  # with L and vs rounded apart: it missed by a distance of 2.33 (7e-4 at 8)
+  for (d in c(2, 5)) {
+    H <- hyperbolic(d)
+    for (t in c(8, 10)) {
+      q <- c(cosh(t), sinh(t), numeric(d - 1))
+      r <- c(cosh(t), 0, sinh(t), numeric(d - 2))
+      # the limit is the conditioning, sinh(dist) times the rounding of the direction
+      expect_lt(mfd_dist(H, mfd_exp(H, q, mfd_log(H, q, r)), r), 1e-15 * sinh(mfd_dist(H, q, r)))
+      m <- mfd_exp(H, q, 0.5 * mfd_log(H, q, r))
+      expect_equal(mfd_dist(H, q, m), mfd_dist(H, q, r) / 2, tolerance = 1e-9)
+    }
+  }
+  # random pairs up to about 11 apart: the old exp missed by 4e-6
+  set.seed(7)
+  H <- hyperbolic(3)
+  o <- c(1, 0, 0, 0)
+  Q <- mfd_exp(H, o, 2 * mfd_random_tangent(H, o, 400))
+  R <- mfd_exp(H, o, 2 * mfd_random_tangent(H, o, 400))
+  expect_lt(max(mfd_dist(H, mfd_exp(H, Q, mfd_log(H, Q, R)), R)), 1e-8)
+})
