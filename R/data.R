@@ -60,7 +60,9 @@ NULL
 #'   it within a block of 256 subjects).
 #' @param k Number of landmarks per outline (at least 8; 50 as in ADNI).
 #' @param age Ages in years, one per subject (or one for all). By default
-#'   drawn uniformly on `age_range`.
+#'   drawn uniformly on `age_range`. Ages (or an `age_range`) at which the
+#'   body would thin by 0.96 or more, `age_effect * (age - 50) / 10`, are
+#'   refused.
 #' @param age_effect Fractional thinning of the callosal body per decade
 #'   of age above 50 (see Details); 0 switches the age effect off.
 #' @param noise Landmark noise: standard deviation of the Gaussian noise on
@@ -115,13 +117,22 @@ simulate_corpus_callosum <- function(n, k = 50, age = NULL, age_effect = 0.06, n
     }
   }
   if (age_effect >= 0.24) abort_arg("age_effect", "must be below 0.24 (thinning of more than all the body at age 90)")
-  if (is.null(age)) {
+  age_given <- !is.null(age)
+  if (!age_given) {
     age <- stats::runif(n, age_range[1], age_range[2])
   } else {
     if (!is.numeric(age) || !(length(age) %in% c(1L, n)) || any(!is.finite(age))) {
       abort_arg("age", sprintf("must be finite numbers, one per subject (%d) or a single one", n))
     }
     age <- rep_len(as.numeric(age), n)
+  }
+  # (the body thins by age_effect per decade after 50: at 0.96 or more it
+  # would vanish, and the outline crosses itself)
+  oldest <- if (age_given) max(age) else age_range[2]
+  if (age_effect * max(oldest - 50, 0) / 10 >= 0.96) {
+    abort_arg(if (age_given) "age" else "age_range",
+              sprintf("reaches %.4g: with age_effect = %g the callosal body would thin by %.3g, to nothing (at most %.4g)",
+                      oldest, age_effect, age_effect * (oldest - 50) / 10, 50 + 9.6 / max(age_effect, 1e-300)))
   }
   sex <- factor(sample(c("F", "M"), n, replace = TRUE), levels = c("F", "M"))
 

@@ -17,6 +17,11 @@
 #' * `summary()` and `print()`: the mean, the objective F (half the
 #'   weighted mean squared distance to the mean) and the root mean squared
 #'   distance, and the convergence of the gradient descent.
+#' * `plot()`: the fit keeps neither the points nor a ball to draw them in,
+#'   so it raises an error of class `dpmanifold_error` that names the
+#'   pictures that do: `plot()` of a release with `data =`, or the
+#'   manifold's own ([plot_sphere()], [plot_spd_ellipses()],
+#'   [plot_shapes()]).
 #'
 #' @param object,x A `frechet_mean` object (for
 #'   `print.summary.frechet_mean()`, its summary).
@@ -124,4 +129,12 @@ confint.frechet_mean <- function(object, parm, level = 0.95, ...) {
   dimnames(out) <- list(rn, paste(format(100 * a, trim = TRUE, scientific = FALSE, digits = 3), "%"))
   if (missing(parm)) return(out)
   out[confint_parm(parm, rn, sys.call()), , drop = FALSE]
+}
+
+#' @rdname frechet_mean-methods
+#' @export
+plot.frechet_mean <- function(x, ...) {
+  abort_arg("x", paste("is a non-private Frechet mean, which keeps neither the points nor a ball to draw: plot a",
+                       "release with its data (plot(<dp_release>, data = X)), or draw the mean with the points in",
+                       "the manifold's own picture (plot_sphere(), plot_spd_ellipses(), plot_shapes())"), sys.call())
 }

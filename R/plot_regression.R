@@ -62,6 +62,7 @@
 plot.geodesic_regression <- function(x, ..., at = NULL, data = TRUE, legend = TRUE) {
   check_fields(x, "geodesic_regression", c("manifold", "coef", "x_range", "x", "y"))
   check_flag(legend, "legend")
+  check_flag(data, "data")
   if (!is.null(at)) regression_at(at, x$x_range, 1L)   # validated here: not every manifold's plot uses it
   dat <- if (isTRUE(data)) list(x = x$x, y = x$y) else NULL
   curve <- regression_release_curve(x$manifold, x$coef$p, x$coef$v, x$coef$x0, x$x_range)
@@ -221,7 +222,7 @@ plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = 
   if (!ok) abort_arg("which", sprintf("must be two distinct indices in 1:%d", k))
   at <- regression_at(at, x_range, 5L)
   fits <- lapply(curves, function(cv) {
-    S <- predict_geodesic(M, cv$p, cv$v, x_range, at)
+    S <- predict_geodesic(M, cv$p, cv$v, x_range, at, arg = "at")
     if (length(dim(S)) == 2L) S <- array(S, c(k, k, 1L))
     S[which, which, , drop = FALSE]
   })
@@ -262,7 +263,7 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
   k <- M$size
   na <- length(at)
   fits <- lapply(curves, function(cv) {
-    S <- predict_geodesic(M, cv$p, cv$v, x_range, at)
+    S <- predict_geodesic(M, cv$p, cv$v, x_range, at, arg = "at")
     if (length(dim(S)) == 2L) S <- array(S, c(k, 2L, 1L))
     S
   })

@@ -127,6 +127,11 @@ sphere_canvas <- function(P, view = NULL, graticule = NULL, back = "faint", main
   graphics::plot.window(xlim = c(-h, h + if (right) leg[1] * per_in else 0),
                         ylim = c(-h - bar_in * per_in, h + if (right) 0 else leg[2] * per_in), asp = 1)
   usr <- graphics::par("usr")
+  # (the device and the user coordinates that later points_sphere() and
+  # lines_sphere() calls must still find: another device, or another plot
+  # on this one, is no sphere plot)
+  .dpm_plot$sphere$device <- grDevices::dev.cur()
+  .dpm_plot$sphere$usr <- usr
   graphics::clip(-h, h, -h, h)
   tt <- seq(0, 2 * pi, length.out = 361)
   graphics::polygon(cos(tt), sin(tt), col = "grey97", border = NA)
@@ -249,7 +254,9 @@ lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100)
 
 sphere_state <- function() {
   st <- .dpm_plot$sphere
-  if (is.null(st) || grDevices::dev.cur() == 1L) {
+  open <- !is.null(st) && grDevices::dev.cur() != 1L && identical(st$device, grDevices::dev.cur()) &&
+    isTRUE(all.equal(graphics::par("usr"), st$usr))
+  if (!open) {
     stop(structure(class = c("dpmanifold_error", "error", "condition"),
                    list(message = "no sphere plot is open: call plot_sphere() first", call = sys.call(-1))))
   }

@@ -92,8 +92,12 @@ new_geodesic_regression <- function(M, p, v, xs, Y, f, call) {
                       list(message = "all responses `y` are the same point: R^2 is undefined (NA)", call = call)))
     NA_real_
   }
+  # (the velocity per unit of x: a range of width 1e-300 made a finite
+  # velocity over it Inf per unit, silently)
+  cf <- midrange_coef(M, p, v, xs$range)
+  check_representable(M, unlist(cf$v), if (is.null(call[["x_range"]])) "x" else "x_range", "tangent", call)
   structure(list(
-    coef = midrange_coef(M, p, v, xs$range),
+    coef = cf,
     fitted = from_ambient(M, Fit), residuals = list(vectors = from_ambient(M, R), norms = norms),
     x = xs$x, x_range = xs$range, y = from_ambient(M, Y), n = n,
     energy = f$energy, r_squared = r_squared, frechet_variance = fm$objective,

@@ -19,10 +19,13 @@
 #'   are `fit$residuals$norms`.
 #' * `predict()`: the geodesic at covariate values `newdata` (the fitted
 #'   points when `newdata` is missing). `newdata` is a numeric vector or a
-#'   data frame with one numeric column (or a numeric column named `x`);
-#'   names (a vector's names, a data frame's row names) are kept on the
-#'   predictions of vector layouts, and no values give an empty result in
-#'   the layout of `y`, as for a private release ([predict.dp_release()]).
+#'   data frame (or a list of columns) with one numeric column (or a
+#'   numeric column named `x`); names (a vector's names, a data frame's row
+#'   names) are kept on the predictions of vector layouts, and no values
+#'   give an empty result in the layout of `y`, as for a private release
+#'   ([predict.dp_release()]). Values outside `x_range` are extrapolated
+#'   along the geodesic, whereas the fit clamped such covariates into the
+#'   range (with a warning): there `predict(fit, x)` is not `fitted(fit)`.
 #' * `confint()` and `vcov()`: lm's, on `euclidean()` fits only (rows
 #'   `(Intercept)` and `x`, or `y1:(Intercept)`, `y1:x`, `y2:(Intercept)`,
 #'   ... for several responses, the layout of [confint.dp_release()]): the
@@ -38,7 +41,8 @@
 #' @param object,x A `geodesic_regression` object (for
 #'   `print.summary.geodesic_regression()`, its summary).
 #' @param newdata Covariate values (in the units of `x`): a numeric vector,
-#'   or a data frame with one numeric column or a numeric column `x`.
+#'   or a data frame (or a list of columns) with one numeric column or a
+#'   numeric column `x`.
 #' @param interval `"none"` (the points); on `euclidean(1)` fits also
 #'   `"confidence"` or `"prediction"`: lm's intervals, returned as for a
 #'   private release's `predict(interval = "confidence")`:
@@ -234,12 +238,18 @@ euclidean_ols <- function(object, call = sys.call(-1)) {
 # Covariate values for predict(): a numeric vector, or a data frame with
 # one numeric column or a numeric column `x`. Names (a vector's names, a
 # data frame's row names, as lm's predict()) are kept.
-regression_newdata <- function(newdata, call = sys.call(-1)) {
+regression_newdata <- function(newdata, call = sys.call(-1), arg = "newdata") {
+  if (is.list(newdata) && !is.data.frame(newdata)) {
+    # (a plain list of columns, as lm's predict() takes)
+    newdata <- tryCatch(as.data.frame(newdata, stringsAsFactors = FALSE), error = function(e) {
+      abort_arg(arg, "is a list that does not make a data frame: give covariate values as a numeric vector or a data frame", call)
+    })
+  }
   if (is.data.frame(newdata)) {
     cols <- names(newdata)
     col <- if ("x" %in% cols) "x" else if (length(cols) == 1L) cols else NULL
     if (is.null(col) || !is.numeric(newdata[[col]])) {
-      abort_arg("newdata", sprintf(paste0(
+      abort_arg(arg, sprintf(paste0(
         "is a data frame with %s: give covariate values as a numeric vector, or a data frame with exactly one ",
         "numeric column or a numeric column named `x`"),
         if (length(cols)) paste0("columns ", paste(sprintf("`%s`", cols), collapse = ", ")) else "no columns"), call)
@@ -247,7 +257,7 @@ regression_newdata <- function(newdata, call = sys.call(-1)) {
     return(stats::setNames(as.numeric(newdata[[col]]), rownames(newdata)))
   }
   if (!is.numeric(newdata) || (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L)) {
-    abort_arg("newdata", "must be finite numeric covariate values (a vector, or a data frame with one numeric column)",
+    abort_arg(arg, "must be finite numeric covariate values (a vector, or a data frame with one numeric column)",
               call)
   }
   stats::setNames(as.numeric(newdata), names(newdata))
@@ -256,16 +266,16 @@ regression_newdata <- function(newdata, call = sys.call(-1)) {
 # The geodesic with footpoint p at the lower end of x_range and v the change
 # over it (the curves of the plots), at the covariate values `newdata`; no
 # values give an empty result in the layout of M (as predict.dp_release()).
-predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1)) {
-  s <- regression_newdata(newdata, call)
-  check_output_size(length(s), M$ambient_dim, "newdata", call)
-  if (any(!is.finite(s))) abort_arg("newdata", "must be finite numeric covariate values", call)
+predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1), arg = "newdata") {
+  s <- regression_newdata(newdata, call, arg)
+  check_output_size(length(s), M$ambient_dim, arg, call)
+  if (any(!is.finite(s))) abort_arg(arg, "must be finite numeric covariate values", call)
   if (!length(s)) return(from_ambient(M, matrix(numeric(0), M$ambient_dim, 0L)))
   P <- to_ambient(M, p, "p", call)
   V <- to_ambient(M, v, "v", call)
   t <- (s - x_range[1]) / (x_range[2] - x_range[1])
-  Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), "newdata", "tangent", call)
-  out <- check_representable(M, cpp_binary_op(M, "exp", P, Vt), "newdata", "point", call)
+  Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), arg, "tangent", call)
+  out <- check_representable(M, cpp_binary_op(M, "exp", P, Vt), arg, "point", call)
   out <- from_ambient(M, out, single = length(t) == 1L)
   if (!is.null(names(s)) && !is_matrix_layout(M)) {
     if (M$ambient_dim == 1L) names(out) <- names(s) else if (is.matrix(out)) rownames(out) <- names(s)

@@ -3,8 +3,8 @@
 
 #' @rdname dp_release
 #' @param newdata Covariate values (in the units of `x`) at which to
-#'   evaluate a private geodesic: a numeric vector, or a data frame with one
-#'   numeric column or a numeric column `x`, as for
+#'   evaluate a private geodesic: a numeric vector, or a data frame (or a
+#'   list of columns) with one numeric column or a numeric column `x`, as for
 #'   [predict()][geodesic_regression-methods] of a non-private fit. Names (a
 #'   vector's names, a data frame's row names) are kept on the predictions
 #'   of vector layouts, as [stats::predict.lm()] does. Unlike lm's method it
@@ -48,7 +48,7 @@ predict.dp_release <- function(object, newdata, interval = c("none", "confidence
   g <- release_regression_geodesic(object, "object")
   # a data frame gives its column (names: its row names); a vector is
   # checked for size before anything converts it
-  if (is.data.frame(newdata)) newdata <- regression_newdata(newdata)
+  if (is.list(newdata)) newdata <- regression_newdata(newdata)
   if (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L) {
     abort_arg("newdata", "must be finite numeric covariate values (a vector, or a data frame with one numeric column)")
   }

@@ -128,6 +128,11 @@ test_that("simulate_corpus_callosum validates its arguments", {
   expect_error(simulate_corpus_callosum(5, age = 1:3), class = "dpmanifold_error")
   expect_error(simulate_corpus_callosum(5, noise = -1), class = "dpmanifold_error")
   expect_error(simulate_corpus_callosum(5, age_effect = 0.5), class = "dpmanifold_error")
+  # ages at which the body would thin to nothing (negative thickness, a self-intersecting outline)
+  expect_error(simulate_corpus_callosum(5, age = 300, age_effect = 0.2), "^`age` reaches 300", class = "dpmanifold_error")
+  expect_error(simulate_corpus_callosum(5, age = 1e308), "^`age` reaches", class = "dpmanifold_error")
+  expect_error(simulate_corpus_callosum(5, age_range = c(55, 250)), "^`age_range` reaches 250", class = "dpmanifold_error")
+  expect_silent(simulate_corpus_callosum(5, age = 97, age_effect = 0.2))
   expect_equal(with_seed(1, simulate_corpus_callosum(3, age = 70))$covariates$age, rep(70, 3))
 })
 

@@ -134,6 +134,10 @@ test_that("predict() takes a one-column data frame or a column `x`, and keeps na
   expect_identical(e$arg, "newdata")
   expect_match(conditionMessage(e), "data frame with columns `a`, `b`.*one numeric column or a numeric column named `x`")
   expect_identical(err_arg(predict(fit1, data.frame(x = "2000"))), "newdata")
+  # a plain list of columns, as lm's predict() takes it
+  expect_equal(predict(fit1, list(x = unname(nd))), predict(ols1, list(x = unname(nd))), tolerance = 1e-10,
+               ignore_attr = TRUE)
+  expect_identical(err_arg(predict(fit1, list(x = 1:2, z = 1:3))), "newdata")
   # vector layouts: row names
   S2 <- sphere(2)
   t <- seq(0, 1, length.out = 12)
@@ -207,4 +211,13 @@ test_that("the methods have help pages, linked from the fitting functions", {
   expect_match(paste(readLines(file.path(man, "geodesic_regression.Rd")), collapse = "\n"),
                "link\\{geodesic_regression-methods\\}")
   expect_match(paste(readLines(file.path(man, "frechet_mean.Rd")), collapse = "\n"), "link\\{frechet_mean-methods\\}")
+})
+
+test_that("a fit whose velocity per unit of x overflows is refused, naming the covariate; plot() of a Frechet mean points elsewhere", {
+  # a covariate span of 2e-300: the velocity over it is finite, per unit of x Inf (printed silently, vcov NaN)
+  expect_identical(err_arg(geodesic_regression(euclidean(1), c(0, 1e-300, 2e-300), c(0, 1e10, 2e10))), "x")
+  expect_error(geodesic_regression(euclidean(1), c(0, 1e-300, 2e-300), c(0, 1e10, 2e10), x_range = c(0, 2e-300)),
+               "^`x_range`", class = "dpmanifold_not_representable")
+  fm <- frechet_mean(euclidean(2), cbind(c(1, 2, 3), c(0, 1, 0)))
+  expect_error(plot(fm), "^`x` is a non-private Frechet mean.*plot_sphere", class = "dpmanifold_error")
 })

@@ -113,7 +113,15 @@ test_that("sphere plotting helpers validate their input", {
     plot_sphere()
     expect_error(lines_sphere(c(0, 0, 1)), class = "dpmanifold_error")
     expect_error(lines_sphere(c(0, 0, 1), v = c(1, 0, 0), q = c(1, 0, 0)), class = "dpmanifold_error")
+    expect_silent(points_sphere(c(0, 0, 1)))
+    # another plot on the device is no sphere plot: points_sphere() drew on
+    # it with the old projection
+    plot(1:10)
+    expect_error(points_sphere(c(0, 0, 1)), "no sphere plot is open", class = "dpmanifold_error")
+    plot_sphere()
   })
+  # nor is another device (it gave R's unclassed "plot.new has not been called yet")
+  with_null_device(expect_error(lines_sphere(c(0, 0, 1), c(1, 0, 0)), "no sphere plot is open", class = "dpmanifold_error"))
 })
 
 test_that("plot_spd_ellipses draws SPD(2) paths and reuses its scale when adding", {
