@@ -146,8 +146,6 @@ compose_privacy <- function(P, delta = NULL, call = sys.call(-1)) {
   out
 }
 
-# Smallest epsilon with delta(epsilon) <= delta for mu-GDP (Dong, Roth and
-# Su 2022, Corollary 2.13); delta(epsilon) decreases in epsilon.
 # The Euclidean norm without overflow of the squares (mu = 1e200 composed
 # to Inf).
 norm2 <- function(x) {
@@ -155,6 +153,8 @@ norm2 <- function(x) {
   if (m > 0 && is.finite(m)) m * sqrt(sum((x / m)^2)) else m
 }
 
+# Smallest epsilon with delta(epsilon) <= delta for mu-GDP (Dong, Roth and
+# Su 2022, Corollary 2.13); delta(epsilon) decreases in epsilon.
 # (the second term in logs: exp(epsilon) overflows from epsilon = 710
 # while its factor underflows, and Inf * 0 is NaN)
 gdp_delta <- function(epsilon, mu) {
