@@ -83,8 +83,9 @@ mcmc_settings <- function(ctrl, n_draws) {
 #'   a hat built on \eqn{\log J(tu) \le A (k/4) t^2 + B(A) c_k t}, the
 #'   direction uniformly, and the pair kept with probability J over that
 #'   bound. The untruncated law there is proper only for
-#'   \eqn{\sigma < 1/c_k}, \eqn{c_k = \sqrt{k(k^2-1)/3}/2} (1.414 for k = 2,
-#'   0.707 for k = 3, 0.316 for k = 5, 0.110 for k = 10). The truncated law
+#'   \eqn{\sigma < 1/c_k}, \eqn{c_k = \sqrt{k(k^2-1)/3}/2} (the limit
+#'   \eqn{1/c_k}: 1.414 for k = 2, 0.707 for k = 3, 0.316 for k = 5, 0.110
+#'   for k = 10). The truncated law
 #'   is drawn by proposing from the untruncated one and keeping draws inside
 #'   the ball, or, when that is slow (sigma large relative to the radius, or
 #'   `mean` outside the ball), uniformly on the ball with probability

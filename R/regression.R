@@ -144,8 +144,10 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
 #' responses in a public ball of radius `radius`, residual limit `tau` and
 #' the default domain (`p_radius = radius`, `v_bound = 2 * radius`), by
 #' method: `"gauss_newton"` (the default) and `"tangent"`: the design sums
-#' (weighted l1 sensitivity 1), the moments of the localising round (`2 r`)
-#' and of the refining round (twice its clip level: here its upper limit;
+#' (weighted l1 sensitivity 1), the localising stage (the exponential
+#' mechanism over a net: 1 per block of coordinates netted; or the moments
+#' at the centre: `2 r`, after its own clip stage once
+#' \eqn{n\epsilon_1 \ge 90}) and the moments of the refining round (twice its clip level: here its upper limit;
 #' the release prints the level it drew), the clip stage (1);
 #' `"energy"`: \eqn{\tau_e^2/2} of the clipped energy; `"linearised"`: the
 #' energy law's, then the design and moments (`2 tau_e`); `"joint"`: the

@@ -18,8 +18,10 @@
 #'   ball; on `euclidean(1)` the interval is `fit - radius` to `fit +
 #'   radius`). There is no `"prediction"`
 #'   interval: the release holds no estimate of the residual spread. The
-#'   radius counts the noise, not the release's bias, and under-covers at
-#'   large \eqn{n\epsilon} (see the section "Regression releases" of
+#'   radius counts the noise and, where the last round's clip level was
+#'   drawn, the clipped fit's modelled distance from least squares;
+#'   residuals far from Gaussian (asymmetric ones above all) can put the
+#'   release farther off (see the section "Regression releases" of
 #'   [confint.dp_release()]).
 #' @param level Confidence level of the balls.
 #' @export
