@@ -106,7 +106,9 @@
 #' @param align For the Kendall `"euclidean_laplace"` baseline: align the
 #'   shapes to the centre before adding noise.
 #' @param sampler `"exact"` (default) or `"mcmc"` (KNG and Laplace only).
-#' @param mcmc Chain settings for `sampler = "mcmc"` ([mcmc_control()]).
+#' @param mcmc Chain settings for `sampler = "mcmc"` ([mcmc_control()]);
+#'   given with the exact sampler they are an error (they would be
+#'   ignored), and `NULL` stands for the defaults.
 #' @param seed_scale See Details.
 #' @param return_nonprivate Also return the non-private Frechet mean and the
 #'   number of clipped points in `$nonprivate` (for studies; the release is
@@ -172,7 +174,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   check_required(c("M", "X"))
   cl <- match.call()
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
-                          truncated, align, sampler, mcmc, seed_scale)
+                          truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))
   check_flag(return_nonprivate, "return_nonprivate")
   if (!is.null(bounds_share)) {
     if (!missing(footpoint) && !is.null(footpoint)) {

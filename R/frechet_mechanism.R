@@ -28,7 +28,7 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
   n <- check_count(n, "n")
   check_required(c("center", "radius"), why = "a mechanism is built from public bounds only")
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
-                          truncated, align, sampler, mcmc, seed_scale)
+                          truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))
   ball <- public_ball(M, NULL, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   build_frechet_mechanism(M, n, opts, ball, footpoint = f)
@@ -36,7 +36,7 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
 
 # The options of a Frechet-mean release, validated (public inputs).
 frechet_options <- function(M, epsilon, mechanism, delta, mu, alpha, truncated, align, sampler, mcmc,
-                            seed_scale, call = sys.call(-1)) {
+                            seed_scale, mcmc_given = FALSE, call = sys.call(-1)) {
   mechanism <- if (is.null(mechanism)) NULL else
     check_choice(mechanism, c("laplace", "kng", "wrapped_laplace", "wrapped_gaussian", "euclidean_laplace"),
                  "mechanism", call = call)
@@ -44,7 +44,18 @@ frechet_options <- function(M, epsilon, mechanism, delta, mu, alpha, truncated, 
   check_flag(seed_scale, "seed_scale", call = call)
   check_flag(align, "align", call = call)
   if (!is.null(truncated)) check_flag(truncated, "truncated", call = call)
+  # (chain settings with the exact sampler would be ignored: a study that
+  # passed them believed it ran a chain; NULL stands for none, so that code
+  # looping over samplers can pass `if (sampler == "mcmc") ctrl`)
+  if (is.null(mcmc)) {
+    mcmc <- mcmc_control()
+    mcmc_given <- FALSE
+  }
   check_mcmc(mcmc, call = call)
+  if (mcmc_given && sampler == "exact") {
+    abort_arg("mcmc", "applies to sampler = \"mcmc\" only: the exact sampler (the default) runs no chain, so these settings would be ignored",
+              call)
+  }
   if (!is.null(mechanism) && mechanism %in% c("wrapped_laplace", "wrapped_gaussian") && !M$hadamard) {
     abort_arg("mechanism", sprintf("\"%s\" needs a Hadamard manifold (%s); on %s use \"laplace\" or \"kng\"",
                                    mechanism, hadamard_constructors(), manifold_label(M)), call)

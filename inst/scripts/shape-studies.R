@@ -75,7 +75,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
     low <- FALSE
     build <- function(sampler) withCallingHandlers(
       do.call(dpmanifold::frechet_mechanism, c(list(M, n = n, epsilon = epsilon, center = center, radius = radius,
-                                                    sampler = sampler, mcmc = mcmc), a)),
+                                                    sampler = sampler, mcmc = if (sampler == "mcmc") mcmc), a)),
       dpmanifold_low_utility = function(w) {
         low <<- TRUE
         invokeRestart("muffleWarning")
@@ -94,7 +94,7 @@ run_shape_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_S
   release <- function(X, pl) {
     suppressWarnings(do.call(dpmanifold::dp_frechet_mean,
                              c(list(M, X, epsilon = epsilon, center = center, radius = radius,
-                                    sampler = pl$sampler, mcmc = mcmc), pl$args)))
+                                    sampler = pl$sampler, mcmc = if (pl$sampler == "mcmc") mcmc), pl$args)))
   }
 
   # ---- 1. six releases of the mean shape per mechanism --------------------

@@ -24,8 +24,6 @@
 run_spd_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STUDY_SMALL")), "true"),
                             file = NULL, reps = if (small) 3L else 100L,
                             n_grid = if (small) c(10L, 40L) else c(10L, 20L, 30L, 40L, 80L, 160L),
-                            mcmc = if (small) dpmanifold::mcmc_control(burnin = 300, steps = 300) else
-                              dpmanifold::mcmc_control(burnin = 1000, steps = 1000),
                             seed = 2022L, cores = 1L) {
   stopifnot(requireNamespace("dpmanifold", quietly = TRUE))
   k <- 2L; r <- 1.5; epsilon <- 1; delta <- 1e-5
@@ -53,7 +51,7 @@ run_spd_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STU
       t0 <- proc.time()[["elapsed"]]
       rel <- suppressWarnings(dpmanifold::dp_frechet_mean(
         P, X, epsilon = epsilon, mechanism = m, center = I, radius = r,
-        delta = if (m == "wrapped_gaussian") delta, mcmc = mcmc))
+        delta = if (m == "wrapped_gaussian") delta))
       secs <- proc.time()[["elapsed"]] - t0
       est <- rel$estimate
       ev <- eigen(est, symmetric = TRUE, only.values = TRUE)$values
@@ -97,7 +95,7 @@ run_spd_studies <- function(small = identical(tolower(Sys.getenv("DPMANIFOLD_STU
     settings = list(k = k, radius = r, center = I, epsilon = epsilon, delta = delta,
                     wishart = "W(I/k, df = k), kept within distance r of I (rejection)",
                     n_grid = n_grid, reps = reps, mechanisms = mechanisms,
-                    mcmc = unclass(mcmc), seed = seed, small = small),
+                    seed = seed, small = small),
     info = list(elapsed_seconds = elapsed, date = format(Sys.time(), "%Y-%m-%d"),
                 R = R.version.string, dpmanifold = as.character(utils::packageVersion("dpmanifold")),
                 cores = cores))

@@ -32,12 +32,11 @@ sphere_studies <- function(small = FALSE, out = NULL, seed = 20240601, verbose =
   set.seed(seed)
   t0 <- proc.time()[["elapsed"]]
   settings <- if (small) {
-    list(mean_n = c(10, 50), mean_reps = 3, mean_mcmc = mcmc_control(burnin = 200, steps = 200),
+    list(mean_n = c(10, 50), mean_reps = 3,
          reg_n = c(20, 50), reg_reps = 2, reg_eps = c(0.5, 2), reg_split_p = c(0.1, 1.01),
          reg_mcmc = mcmc_control(burnin = 200, steps = 200))
   } else {
     list(mean_n = c(10, 20, 50, 100, 200, 500), mean_reps = 200,
-         mean_mcmc = mcmc_control(burnin = 1000, steps = 1000),
          reg_n = c(20, 50, 100, 200), reg_reps = 20, reg_eps = c(0.2, 0.5, 1, 2),
          reg_split_p = c(0.02, 0.1, 0.25, 0.5, 1.01, 1.52, 1.77, 1.92, 2),
          reg_mcmc = mcmc_control(burnin = 1000, steps = 1000))
@@ -54,7 +53,7 @@ sphere_studies <- function(small = FALSE, out = NULL, seed = 20240601, verbose =
     info = list(small = small, seed = seed, created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                 R = R.version.string, dpmanifold = as.character(utils::packageVersion("dpmanifold")),
                 seconds = proc.time()[["elapsed"]] - t0,
-                mcmc = list(frechet = unclass(settings$mean_mcmc), regression = unclass(settings$reg_mcmc))))
+                mcmc = list(regression = unclass(settings$reg_mcmc))))
   if (!is.null(out)) {
     dir.create(dirname(out), showWarnings = FALSE, recursive = TRUE)
     saveRDS(res, out, version = 2)
@@ -81,18 +80,17 @@ study_frechet_utility <- function(settings, say) {
   north <- c(0, 0, 1)
   r <- pi / 8
   eps <- 1
-  mc <- settings$mean_mcmc
   rows <- list()
   for (n in settings$mean_n) {
     for (b in seq_len(settings$mean_reps)) {
       X <- simulate_cap(n, r)
       xbar <- frechet_mean(S2, X)$mean
       rel <- list(
-        kng = dp_frechet_mean(S2, X, eps, "kng", center = north, radius = r, mcmc = mc),
+        kng = dp_frechet_mean(S2, X, eps, "kng", center = north, radius = r),
         laplace = dp_frechet_mean(S2, X, eps, "laplace", center = north, radius = r),
         laplace_truncated = dp_frechet_mean(S2, X, eps, "laplace", center = north, radius = r, truncated = TRUE),
         kng_seed_scale = quiet_leak(dp_frechet_mean(S2, X, eps, "kng", center = north, radius = r,
-                                                    mcmc = mc, seed_scale = TRUE)),
+                                                    seed_scale = TRUE)),
         laplace_seed_scale = quiet_leak(dp_frechet_mean(S2, X, eps, "laplace", center = north,
                                                         radius = r, seed_scale = TRUE)),
         euclidean = dp_frechet_mean(S2, X, eps, "euclidean_laplace", center = north, radius = r))
@@ -126,8 +124,7 @@ study_frechet_utility <- function(settings, say) {
   summ <- summ[order(summ$mechanism, summ$n), ]
   list(summary = summ, raw = raw,
        design = list(n = settings$mean_n, reps = settings$mean_reps, epsilon = eps, radius = r,
-                     center = north, data = "theta ~ U[0, pi/8], phi ~ U[0, 2 pi) around the north pole",
-                     mcmc = unclass(settings$mean_mcmc)))
+                     center = north, data = "theta ~ U[0, pi/8], phi ~ U[0, 2 pi) around the north pole"))
 }
 
 # Kulkarni and Soto, section 4.1: points on a random geodesic plus Gaussian

@@ -11,13 +11,13 @@ b41_data <- function(n, r) {
   cbind(sin(th) * cos(ph), sin(th) * sin(ph), cos(th))
 }
 
-utility_study <- function(R, n, r, eps, ctrl, mechanisms = c("kng", "laplace", "euclidean_laplace")) {
+utility_study <- function(R, n, r, eps, mechanisms = c("kng", "laplace", "euclidean_laplace")) {
   d <- matrix(NA_real_, R, length(mechanisms), dimnames = list(NULL, mechanisms))
   for (i in seq_len(R)) {
     X <- b41_data(n, r)
     xbar <- frechet_mean(S2, X)$mean
     for (m in colnames(d)) {
-      rel <- dp_frechet_mean(S2, X, eps, m, center = north, radius = r, mcmc = ctrl)
+      rel <- dp_frechet_mean(S2, X, eps, m, center = north, radius = r)
       d[i, m] <- mfd_dist(S2, xbar, rel$estimate)
     }
   }
@@ -28,8 +28,7 @@ test_that("the default release beats the projected ambient baseline on S^2 (r = 
   set.seed(501)
   R <- 300
   for (n in c(20, 100)) {
-    d <- utility_study(R, n = n, r = pi / 8, eps = 1, ctrl = mcmc_control(burnin = 1000, steps = 1000),
-                       mechanisms = c(default_mechanism(S2), "euclidean_laplace"))
+    d <- utility_study(R, n = n, r = pi / 8, eps = 1, mechanisms = c(default_mechanism(S2), "euclidean_laplace"))
     m <- colMeans(d)
     se <- apply(d, 2, sd) / sqrt(R)
     message(sprintf("S^2, r = pi/8, n = %d, eps = 1, %d data sets: mean distance to the Frechet mean: default (%s) %.4f (se %.4f), projected ambient Laplace %.4f (se %.4f)",
@@ -69,7 +68,7 @@ test_that("set.seed() reproduces every mechanism's release", {
     rel <- function(seed) {
       set.seed(seed)
       dp_frechet_mean(cs$M, cs$X, epsilon = 1, mechanism = mech, center = cs$center, radius = cs$radius,
-                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = ctrl)
+                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = if (smp == "mcmc") ctrl)
     }
     a <- rel(42); b <- rel(42); c2 <- rel(43)
     lab <- paste(cs$M$name, mech, smp)
@@ -189,7 +188,7 @@ test_that("neighbouring data sets give releases that differ only in the estimate
     Xn <- replace_record(cs$M, X, 3, cs$far)
     for (mech in cs$mech) for (smp in if (mech %in% c("kng", "laplace")) c("exact", "mcmc") else "exact") {
       f <- function(D) dp_frechet_mean(cs$M, D, 1, mech, center = cs$center, radius = cs$radius,
-                                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = ctrl)
+                                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = if (smp == "mcmc") ctrl)
       expect_neighbours_agree(f, X, Xn, label = paste(manifold_label(cs$M), mech, smp))
     }
     # other notions and options
@@ -464,7 +463,6 @@ test_that("radius must be below max_radius, and data and centre must be on the m
 test_that("bounds taken from the data raise the privacy-leak warning", {
   set.seed(505)
   X <- b41_data(20, pi / 8)
-  ctrl <- mcmc_control(burnin = 300, steps = 300)
   expect_warning(r1 <- dp_frechet_mean(S2, X, 1, "laplace", radius = pi / 8), "center", class = "dpmanifold_privacy_leak")
   expect_identical(r1$bounds$inferred, "center")
   expect_warning(r2 <- dp_frechet_mean(S2, X, 1, "laplace", center = north), "radius", class = "dpmanifold_privacy_leak")
@@ -478,7 +476,7 @@ test_that("bounds taken from the data raise the privacy-leak warning", {
                   list(M = P, X = Xp, mech = "wrapped_gaussian"))) {
     n_leak <- 0
     rel <- withCallingHandlers(
-      dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = if (cs$mech == "wrapped_gaussian") 1e-5, mcmc = ctrl),
+      dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = if (cs$mech == "wrapped_gaussian") 1e-5),
       dpmanifold_privacy_leak = function(w) { n_leak <<- n_leak + 1; invokeRestart("muffleWarning") })
     expect_equal(n_leak, 2, label = cs$mech)
     expect_setequal(rel$bounds$inferred, c("center", "radius"))
@@ -529,4 +527,16 @@ test_that("clipping moves exactly the outside points onto the ball, along the ge
   Ck <- clip_to_ball(K, 3 * Xk + 1, z0, 0.35)
   expect_equal(attr(Ck, "clipped"), 3)
   expect_equal(mfd_dist(K, z0, Ck), pmin(lk, 0.35), tolerance = 1e-8)
+})
+
+test_that("chain settings with the exact sampler are refused, not ignored", {
+  X <- b41_data(20, pi / 8)
+  # the sphere study passed them for years and drew KNG exactly
+  for (f in list(function(...) dp_frechet_mean(S2, X, 1, "kng", center = north, radius = pi / 8, ...),
+                 function(...) frechet_mechanism(S2, 20, 1, "kng", center = north, radius = pi / 8, ...))) {
+    expect_error(f(mcmc = mcmc_control(burnin = 100, steps = 100)), "^`mcmc` applies to sampler = \"mcmc\" only",
+                 class = "dpmanifold_error")
+    expect_silent(f(mcmc = NULL))
+    expect_silent(f(sampler = "mcmc", mcmc = mcmc_control(burnin = 100, steps = 100)))
+  }
 })
