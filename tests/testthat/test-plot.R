@@ -172,14 +172,13 @@ test_that("plot_shapes overlays, aligns and lays out shapes", {
 
 test_that("plot.dp_release draws Frechet-mean releases on every manifold and returns invisibly", {
   set.seed(1)
-  ctl <- mcmc_control(burnin = 200, steps = 200)
   S2 <- sphere(2)
   north <- c(0, 0, 1)
   X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 30))
-  r_s2 <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8, mcmc = ctl, return_nonprivate = TRUE)
+  r_s2 <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8, return_nonprivate = TRUE)
   S1 <- sphere(1)
   Y1 <- mfd_exp(S1, c(1, 0), 0.2 * mfd_random_tangent(S1, c(1, 0), 20))
-  r_s1 <- dp_frechet_mean(S1, Y1, epsilon = 1, center = c(1, 0), radius = 0.5, mcmc = ctl)
+  r_s1 <- dp_frechet_mean(S1, Y1, epsilon = 1, center = c(1, 0), radius = 0.5)
   P <- spd(2)
   Y <- mfd_exp(P, diag(2), 0.3 * mfd_random_tangent(P, diag(2), 20))
   r_spd <- dp_frechet_mean(P, Y, epsilon = 1, mechanism = "wrapped_laplace", center = diag(2), radius = 1.5,
@@ -190,13 +189,13 @@ test_that("plot.dp_release draws Frechet-mean releases on every manifold and ret
   cc <- with_seed(1, simulate_corpus_callosum(20, k = 20))
   K <- kendall_shape(20)
   ctr <- frechet_mean(K, cc$shapes)$mean
-  r_k <- dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3, mcmc = ctl, return_nonprivate = TRUE)
+  r_k <- dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3, return_nonprivate = TRUE)
   E <- euclidean(2)
   Z <- matrix(rnorm(40, sd = 0.3), 20)
   r_e <- dp_frechet_mean(E, Z, epsilon = 1, center = c(0, 0), radius = 1, return_nonprivate = TRUE)
   r_e1 <- dp_frechet_mean(euclidean(1), matrix(Z[, 1]), epsilon = 1, center = 0, radius = 1)
   S4 <- sphere(4)
-  r_s4 <- suppressWarnings(dp_frechet_mean(S4, mfd_random_point(S4, 10), epsilon = 1, mcmc = ctl))
+  r_s4 <- suppressWarnings(dp_frechet_mean(S4, mfd_random_point(S4, 10), epsilon = 1))
 
   with_null_device({
     expect_invisible(out <- plot(r_s2, data = X))
