@@ -166,7 +166,7 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   chain <- s$sampler == "mcmc" && s$law %in% c("laplace", "kng")
   spec <- list(law = if (baseline) "none" else s$law, sigma = s$sigma, center = s$center, radius = s$radius,
                truncated = s$truncated, footpoint = s$footpoint, chain = chain,
-               mcmc = if (chain) mcmc_settings(s$mcmc, 1L), p_fail = exact_failure_probability(),
+               mcmc = if (chain) mcmc_settings(s$mcmc, 1L, keep = FALSE), p_fail = exact_failure_probability(),
                tol = .dpm_tol, nonprivate = isTRUE(return_nonprivate))
   res <- cpp_release_frechet(M, Xa, spec)
   if (res$status == "malformed") {

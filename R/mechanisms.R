@@ -49,11 +49,17 @@ check_mcmc <- function(mcmc, call = sys.call(-1)) {
   invisible(mcmc)
 }
 
-mcmc_settings <- function(ctrl, n_draws) {
-  if (!inherits(ctrl, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()", call = sys.call(-1))
+# The C++ chain's settings. `keep = FALSE` where only the draws are used
+# (a release): a kept chain would be allocated and dropped. A kept chain
+# holds thin x n_draws states of `dim` numbers: checked against the memory
+# budget before the chain runs (steps = 2^31 - 1 on S^2 asked for 51 GB).
+mcmc_settings <- function(ctrl, n_draws, dim = NULL, keep = TRUE, call = sys.call(-1)) {
+  if (!inherits(ctrl, "mcmc_control")) abort_arg("mcmc", "must come from mcmc_control()", call = call)
   s <- unclass(ctrl)
   s$n_draws <- as.integer(n_draws)
   s$thin <- if (n_draws == 1L) ctrl$steps else ctrl$thin
+  if (!keep) s$keep_chain <- FALSE
+  if (isTRUE(s$keep_chain) && !is.null(dim)) check_alloc(as.numeric(s$thin) * n_draws, dim, "mcmc", call)
   s
 }
 
@@ -185,7 +191,7 @@ rriemann_laplace <- function(M, n, mean, sigma, center = mean, radius = Inf, tru
     draws <- laplace_exact_draws(M, m, sigma, b$center, b$radius, n, inside, call)
     return(structure(from_ambient(M, draws, single = n == 1L), sampler = "exact"))
   }
-  res <- cpp_rlaplace_mcmc(M, m, sigma, b$center, b$radius, mcmc_settings(mcmc, n))
+  res <- cpp_rlaplace_mcmc(M, m, sigma, b$center, b$radius, mcmc_settings(mcmc, n, M$ambient_dim))
   structure(from_ambient(M, res$draws, single = n == 1L), sampler = "mcmc",
             chain = if (!is.null(res$chain)) from_ambient(M, res$chain))
 }
@@ -211,7 +217,7 @@ rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method =
     draws <- kng_exact_draws(M, Xa, sigma, b$center, b$radius, n, call)
     return(structure(from_ambient(M, draws, single = n == 1L), sampler = "exact"))
   }
-  res <- cpp_rkng_mcmc(M, Xa, sigma, b$center, b$radius, mcmc_settings(mcmc, n))
+  res <- cpp_rkng_mcmc(M, Xa, sigma, b$center, b$radius, mcmc_settings(mcmc, n, M$ambient_dim))
   structure(from_ambient(M, res$draws, single = n == 1L), sampler = "mcmc",
             chain = if (!is.null(res$chain)) from_ambient(M, res$chain))
 }

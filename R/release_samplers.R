@@ -175,7 +175,7 @@ release_laplace <- function(M, mean, sigma, center, radius, truncated = TRUE,
   y <- if (sampler == "exact") {
     laplace_exact_draws(M, mean, sigma, if (isTRUE(truncated)) center else mean, R, 1L, TRUE, call)[, 1]
   } else {
-    cpp_rlaplace_mcmc(M, mean, sigma, center, R, mcmc_settings(mcmc, 1L))$draws[, 1]
+    cpp_rlaplace_mcmc(M, mean, sigma, center, R, mcmc_settings(mcmc, 1L, keep = FALSE))$draws[, 1]
   }
   if (!isTRUE(truncated)) y <- clip_point_to_ball(M, y, center, radius)
   as.numeric(y)
@@ -192,7 +192,7 @@ release_kng <- function(M, Xa, sigma, center, radius, sampler = c("exact", "mcmc
   y <- if (sampler == "exact") {
     kng_exact_draws(M, Xa, sigma, center, radius, 1L, call)[, 1]
   } else {
-    cpp_rkng_mcmc(M, Xa, sigma, center, radius, mcmc_settings(mcmc, 1L))$draws[, 1]
+    cpp_rkng_mcmc(M, Xa, sigma, center, radius, mcmc_settings(mcmc, 1L, keep = FALSE))$draws[, 1]
   }
   as.numeric(y)
 }

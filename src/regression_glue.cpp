@@ -10,6 +10,19 @@ double residual_clip(double tau) {
   if (!(tau > 0)) throw std::invalid_argument("tau must be positive (Inf: no clipping)");
   return tau;
 }
+// A regression problem from R's arrays, their shapes checked (Eigen's
+// bounds checks are compiled out: a Y of n x D read past its end and
+// crashed R when called from outside the package's validated R layer).
+dpm::RegressionProblem problem(const dpm::Manifold& m, const VectorXd& x, const MatrixXd& Y,
+                               double tau = std::numeric_limits<double>::infinity()) {
+  if (Y.rows() != m.ambient_dim() || Y.cols() != x.size())
+    throw std::invalid_argument("Y must be ambient_dim x n with n the length of the covariate");
+  return dpm::RegressionProblem{m, x, Y, tau};
+}
+void check_pair(const dpm::Manifold& m, const VectorXd& p, const VectorXd& v) {
+  if (p.size() != m.ambient_dim() || v.size() != m.ambient_dim())
+    throw std::invalid_argument("p and v must have the ambient dimension");
+}
 }
 
 // [[Rcpp::export]]
@@ -18,7 +31,7 @@ Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y,
                               Rcpp::Nullable<Rcpp::NumericVector> v0, int max_iter, double tol) {
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
-  dpm::RegressionProblem P{*m, x, Y};
+  dpm::RegressionProblem P = problem(*m, x, Y);
   VectorXd p, v;
   if (p0.isNotNull() && v0.isNotNull()) {
     p = Rcpp::as<VectorXd>(p0.get());
@@ -40,7 +53,8 @@ Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorX
                                    double tau) {
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
-  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
+  dpm::RegressionProblem P = problem(*m, x, Y, residual_clip(tau));
+  check_pair(*m, p, v);
   auto g = dpm::regression_gradient(P, p, v);
   return Rcpp::List::create(Rcpp::Named("p") = g.gp, Rcpp::Named("v") = g.gv,
                             Rcpp::Named("energy") = g.energy, Rcpp::Named("clipped") = g.clipped);
@@ -51,7 +65,8 @@ Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorX
 double cpp_regression_energy(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v) {
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
-  dpm::RegressionProblem P{*m, x, Y};
+  dpm::RegressionProblem P = problem(*m, x, Y);
+  check_pair(*m, p, v);
   return dpm::regression_energy(P, p, v);
   DPM_GLUE_END
 }
@@ -127,7 +142,7 @@ Rcpp::List cpp_regression_chart_kng(Rcpp::List M, VectorXd t, MatrixXd Y, double
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, t, Y, residual_clip(tau)};
+  dpm::RegressionProblem P = problem(*m, t, Y, residual_clip(tau));
   dpm::RegressionChart chart{*m, m0, m->tangent_basis(m0)};
   dpm::RegressionDomain dom = domain_from_r(domain);
   dpm::ChartKngTarget target{P, chart, sigma, w};
@@ -163,7 +178,8 @@ double cpp_regression_clipped_loss(Rcpp::List M, VectorXd t, MatrixXd Y, VectorX
                                    double tau) {
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
-  dpm::RegressionProblem P{*m, t, Y, tau};
+  dpm::RegressionProblem P = problem(*m, t, Y, tau);
+  check_pair(*m, p, v);
   return dpm::regression_clipped_loss(P, p, v);
   DPM_GLUE_END
 }
@@ -187,7 +203,7 @@ Eigen::VectorXd cpp_regression_chart_em(Rcpp::List M, VectorXd t, MatrixXd Y, Ve
   dpm::ChartSpace space{dom, scale, jump, jump_prob};
   VectorXd x = x0;
   for (int k = 0; k < taus.size(); ++k) {
-    dpm::RegressionProblem P{*m, t, Y, taus(k)};
+    dpm::RegressionProblem P = problem(*m, t, Y, taus(k));
     dpm::ChartLossTarget target{P, chart, temps(k)};
     dpm::MCMCSettings s;
     s.burnin = 0;
@@ -210,7 +226,7 @@ Rcpp::List cpp_regression_p_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
+  dpm::RegressionProblem P = problem(*m, x, Y, residual_clip(tau));
   dpm::FootpointKngTarget target{P, p_hat, v_hat, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::PointSpace{*m, dpm::Ball(*m, center, R)}, target, p0, sigma, s, rng);
@@ -225,7 +241,7 @@ Rcpp::List cpp_regression_v_step(Rcpp::List M, VectorXd x, MatrixXd Y, double ta
   DPM_GLUE_BEGIN
   auto m = manifold_from_r(M);
   RRng rng;
-  dpm::RegressionProblem P{*m, x, Y, residual_clip(tau)};
+  dpm::RegressionProblem P = problem(*m, x, Y, residual_clip(tau));
   dpm::VelocityKngTarget target{P, p, sigma};
   dpm::MCMCSettings s = mcmc_from_r(mcmc);
   auto r = dpm::run_metropolis(dpm::TangentBallSpace{*m, p, V}, target, v0, sigma, s, rng);

@@ -86,6 +86,39 @@ test_that("setTimeLimit() stops a long C++ call with an error of class dpmanifol
   expect_lt(r$seconds, 20)
 })
 
+test_that("a forked child runs Eigen's matrix products on its own thread (no OpenMP region of Eigen's)", {
+  skip_on_os("windows")
+  # Eigen parallelised its products with OpenMP outside batch.hpp (and the
+  # thread option): after a product in the parent, frechet_mean() on
+  # spd(60) in a forked child spun forever inside GOMP_parallel
+  M <- spd(60)
+  set.seed(14)
+  X <- mfd_exp(M, diag(60), 0.05 * mfd_random_tangent(M, diag(60), 5))
+  m0 <- frechet_mean(M, X)$mean
+  job <- parallel::mcparallel(frechet_mean(M, X)$mean)
+  res <- parallel::mccollect(job, wait = FALSE, timeout = 30)
+  if (is.null(res)) {
+    tools::pskill(job$pid, tools::SIGKILL)
+    parallel::mccollect(job, wait = FALSE)
+  }
+  expect_false(is.null(res), label = "the forked child finished")
+  expect_identical(res[[1]], m0)
+})
+
+test_that("the energy law's chain stops at a time limit within a few of its steps", {
+  skip_on_cran()
+  # each step is a pass over n = 1e6 residuals (0.12 s on one thread): a
+  # serial loss read the clock every 64 steps and stopped 12 s after a 1 s limit
+  set.seed(15)
+  S2 <- sphere(2)
+  x <- runif(1e6)
+  Y <- mfd_random_point(S2, 1e6)
+  r <- with_threads(1, time_limited(dp_geodesic_regression(S2, x, Y, epsilon = 1, method = "energy", center = c(0, 0, 1),
+                                                           radius = 0.5, x_range = c(0, 1), tau = 1), 1))
+  expect_s3_class(r$condition, "dpmanifold_interrupted")
+  expect_lt(r$seconds, 6)
+})
+
 test_that("setTimeLimit() stops a parallel pass over data with an error", {
   skip_on_cran()
   set.seed(13)

@@ -704,6 +704,16 @@ test_that("sizes are checked before anything is allocated (group 3)", {
   withr_budget <- options(dpmanifold.max_bytes = 1000)
   on.exit(options(withr_budget), add = TRUE)
   expect_error(mfd_random_point(S2, 100), "`n`.*memory budget", class = "dpmanifold_too_large")
+  # a kept chain is a result too (steps = 1e7 kept 229 MB unchecked); a
+  # release keeps none, so the same settings release within the budget
+  expect_error(rriemann_laplace(S2, 1, N, 0.1, radius = 0.5, method = "mcmc",
+                                mcmc = mcmc_control(burnin = 0, steps = 1e7, keep_chain = TRUE)),
+               "`mcmc`.*memory budget", class = "dpmanifold_too_large")
+  expect_error(rkng(S2, 1, rbind(N, N), 0.1, N, 0.5, method = "mcmc",
+                    mcmc = mcmc_control(burnin = 0, steps = 1e7, keep_chain = TRUE)),
+               "`mcmc`.*memory budget", class = "dpmanifold_too_large")
+  expect_s3_class(dp_frechet_mean(S2, rbind(N, N), 1, "kng", center = N, radius = 0.5, sampler = "mcmc",
+                                  mcmc = mcmc_control(burnin = 0, steps = 1000, keep_chain = TRUE)), "dp_release")
   options(withr_budget)
   expect_equal(dim(mfd_random_point(S2, 100)), c(100L, 3L))
   # the coarsest and finest graticules draw in well under a second

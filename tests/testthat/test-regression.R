@@ -128,3 +128,12 @@ test_that("bad regression input gets a clear error", {
   expect_error(geodesic_regression(S2, 1:3, Y, x_range = c(3, 1)), "`x_range`")
   expect_warning(geodesic_regression(S2, 1:3, Y, x_range = c(1, 2)), "clamped")
 })
+
+test_that("the regression kernels refuse arrays of the wrong shape instead of reading past them", {
+  S2 <- sphere(2)
+  # Y as n x 3 instead of 3 x n crashed R (Eigen's bounds checks are off)
+  expect_error(dpm$cpp_regression_clipped_loss(S2, runif(10), matrix(0, 10, 3), c(0, 0, 1), c(0, 0, 0), 1),
+               "ambient_dim x n")
+  expect_error(dpm$cpp_regression_energy(S2, runif(10), matrix(0, 3, 9), c(0, 0, 1), c(0, 0, 0)), "ambient_dim x n")
+  expect_error(dpm$cpp_regression_gradient(S2, runif(3), diag(3), c(0, 1), c(0, 0, 0), 1), "ambient dimension")
+})
