@@ -38,6 +38,18 @@ test_that("a release drawn with set.seed() is the same on one thread and on two"
   expect_identical(draw(2), draw(1))
 })
 
+# expr evaluated in a forked child (parallel::mcparallel): its result list,
+# or NULL when the child has not finished within 30 s (it is then killed).
+in_forked_child <- function(expr) {
+  job <- parallel::mcparallel(expr)
+  res <- parallel::mccollect(job, wait = FALSE, timeout = 30)
+  if (is.null(res)) {
+    tools::pskill(job$pid, tools::SIGKILL)
+    parallel::mccollect(job, wait = FALSE)
+  }
+  res
+}
+
 test_that("a process forked after a parallel pass (parallel::mcparallel) finishes its own passes", {
   skip_on_os("windows")
   set.seed(13)
@@ -45,12 +57,7 @@ test_that("a process forked after a parallel pass (parallel::mcparallel) finishe
   # a pass on two threads in the parent starts the OpenMP runtime's pool,
   # which does not survive fork(); the child must not wait on it
   m0 <- with_threads(2, suppressWarnings(frechet_mean(sphere(2), X, max_iter = 20))$mean)
-  job <- with_threads(2, parallel::mcparallel(suppressWarnings(frechet_mean(sphere(2), X, max_iter = 20))$mean))
-  res <- parallel::mccollect(job, wait = FALSE, timeout = 30)
-  if (is.null(res)) {
-    tools::pskill(job$pid, tools::SIGKILL)
-    parallel::mccollect(job, wait = FALSE)
-  }
+  res <- with_threads(2, in_forked_child(suppressWarnings(frechet_mean(sphere(2), X, max_iter = 20))$mean))
   expect_false(is.null(res), label = "the forked child finished")
   # on one thread in the child: the same bits as the parent's two
   expect_identical(res[[1]], m0)
@@ -95,12 +102,7 @@ test_that("a forked child runs Eigen's matrix products on its own thread (no Ope
   set.seed(14)
   X <- mfd_exp(M, diag(60), 0.05 * mfd_random_tangent(M, diag(60), 5))
   m0 <- frechet_mean(M, X)$mean
-  job <- parallel::mcparallel(frechet_mean(M, X)$mean)
-  res <- parallel::mccollect(job, wait = FALSE, timeout = 30)
-  if (is.null(res)) {
-    tools::pskill(job$pid, tools::SIGKILL)
-    parallel::mccollect(job, wait = FALSE)
-  }
+  res <- in_forked_child(frechet_mean(M, X)$mean)
   expect_false(is.null(res), label = "the forked child finished")
   expect_identical(res[[1]], m0)
 })
