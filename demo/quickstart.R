@@ -6,10 +6,12 @@ set.seed(1)
 S2 <- sphere(2)
 north <- c(0, 0, 1)
 
-# 50 directions near the north pole. The public ball (radius pi/8 around
-# the pole) comes from knowledge of the domain, not from these data; here
-# it holds almost all of them (a point outside would be moved onto it).
-X <- mfd_exp(S2, north, 0.1 * mfd_random_tangent(S2, north, 50))
+# 200 directions around a mean 0.22 from the north pole. The public ball
+# (radius pi/8 around the pole) comes from knowledge of the domain, not
+# from these data; here it holds almost all of them (a point outside would
+# be moved onto it).
+m0 <- mfd_exp(S2, north, c(0.2, 0.1, 0))
+X <- mfd_exp(S2, m0, 0.05 * mfd_random_tangent(S2, m0, 200))
 rel <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8)
 print(rel)
 # For reference only (not private): how far the release is from the
@@ -29,5 +31,10 @@ reg <- dp_geodesic_regression(S2, x, y, epsilon = 1, tau = 0.2, center = north,
                               radius = 0.7, x_range = c(2000, 2020))
 print(reg)
 # the default is exact epsilon-DP: its stages and budgets print with it
-cat("private prediction for 2010:", signif(predict(reg, 2010), 4), "\n")
-cat("non-private prediction (reference only):", signif(predict(fit, 2010), 4), "\n")
+cat("private prediction for 2020:", signif(predict(reg, 2020), 4), "\n")
+# For reference only (not private): how far it is from the non-private
+# fit's prediction, and how far the public centre (all a release without
+# data could say) is.
+cat("distance private -> non-private prediction for 2020:",
+    signif(mfd_dist(S2, predict(reg, 2020), predict(fit, 2020)), 3),
+    "(public centre:", signif(mfd_dist(S2, north, predict(fit, 2020)), 3), ")\n")
