@@ -260,13 +260,15 @@ summary.dp_mechanism <- function(object, ...) object
 
 # A mechanism has no estimate yet: the model methods an R user tries on it
 # refuse with one classed error instead of R's "no applicable method" (or
-# a silent NULL from the default coef()).
-mechanism_no_estimate <- function(what) {
-  function(object, ...) {
-    abort_arg(if (identical(what, "plot")) "x" else "object",
-              sprintf("is a dp_mechanism: it holds no estimate until release(<mechanism>, <data>) draws one; call %s() on the release",
-                      what), sys.call())
+# a silent NULL from the default coef()). `arg`: the method's argument
+# (plot()'s generic calls it x).
+mechanism_no_estimate <- function(what, arg = "object") {
+  refuse <- function(mech, ...) {
+    abort_arg(arg, sprintf("is a dp_mechanism: it holds no estimate until release(<mechanism>, <data>) draws one; call %s() on the release",
+                           what), sys.call())
   }
+  names(formals(refuse))[1] <- arg
+  refuse
 }
 
 #' @rdname dp_mechanism
@@ -289,7 +291,7 @@ fitted.dp_mechanism <- mechanism_no_estimate("fitted")
 residuals.dp_mechanism <- mechanism_no_estimate("residuals")
 #' @rdname dp_mechanism
 #' @export
-plot.dp_mechanism <- function(x, ...) mechanism_no_estimate("plot")(x, ...)
+plot.dp_mechanism <- mechanism_no_estimate("plot", "x")
 
 print_stages <- function(stages) {
   for (i in seq_along(stages)) {

@@ -254,7 +254,7 @@ lines_sphere <- function(p, v = NULL, q = NULL, ..., t_range = c(0, 1), n = 100)
 
 sphere_state <- function() {
   st <- .dpm_plot$sphere
-  open <- !is.null(st) && grDevices::dev.cur() != 1L && identical(st$device, grDevices::dev.cur()) &&
+  open <- !is.null(st) && plot_is_open() && identical(st$device, grDevices::dev.cur()) &&
     isTRUE(all.equal(graphics::par("usr"), st$usr))
   if (!open) {
     stop(structure(class = c("dpmanifold_error", "error", "condition"),
