@@ -51,8 +51,8 @@ privacy_spent <- function(..., delta = NULL) {
   if (!length(rel)) abort_arg("...", "must be one or more dp_release objects")
   call <- sys.call()
   P <- lapply(seq_along(rel), function(i) release_privacy(rel[[i]], sprintf("..%d", i), call))
-  if (!is.null(delta)) check_delta(delta)
-  structure(compose_privacy(P, delta), class = "dp_privacy_total")
+  if (!is.null(delta)) check_delta(delta, call = call)
+  structure(compose_privacy(P, delta, call), class = "dp_privacy_total")
 }
 
 # The privacy facts of a release, validated against what the package

@@ -59,8 +59,11 @@
 #'   recruits); values outside are clamped.
 #' * `tau`: an upper limit on residual norms, best near the largest you
 #'   expect (their 90-95% quantile). The rounds choose their own clip level
-#'   privately below it, so there a loose `tau`, or none (the largest
-#'   residual the domain allows), costs little. Where the net's draw is the
+#'   privately on a grid whose top is `tau` plus the public error of the
+#'   stage before (a step from residuals clipped well below the start's
+#'   error could not correct it), so the drawn level can exceed `tau`
+#'   (`bounds$clip` of the release holds it); a loose `tau`, or none (the
+#'   largest residual the domain allows), costs little there. Where the net's draw is the
 #'   release (the printed stages say so), it clips at `tau` itself and its
 #'   error grows with a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
 #'   norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
@@ -96,7 +99,9 @@
 #' @param y Responses in the layout of `M`.
 #' @param epsilon Total privacy budget; for `"sequential"` a scalar (split
 #'   equally) or `c(p = , v = )`.
-#' @param tau Public upper limit on residual norms. Optional for
+#' @param tau Public limit on residual norms: the clip level of the energy
+#'   laws and of the net's draw, the base of the rounds' clip grid (whose
+#'   top adds the previous stage's public error). Optional for
 #'   `"gauss_newton"` and `"tangent"`; for the other methods missing means
 #'   the largest residual of the non-private fit, with the leak warning.
 #' @param center,radius Public ball holding the responses (radius below
@@ -201,7 +206,7 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
   }
   mech <- build_regression_mechanism(M, n, opts, ball, cv$range, inferred)
   release_regression_data(mech, cv, Ya, return_nonprivate, call = cl,
-                          charge = mechanism_charge(mech, budget, return_nonprivate, cl))
+                          charge = mechanism_charge(mech, budget, return_nonprivate, cl), resp = response_names(M, y))
 }
 
 # dp_geodesic_regression(bounds_share = ): the responses' ball chosen
@@ -236,5 +241,6 @@ regression_with_private_bounds <- function(M, x, y, opts, share, center, radius,
                             charge = function() spend_budget(budget, priv, "geodesic_regression", call = call),
                             call = call)
   mech <- on_private_ball(build_regression_mechanism(M, ncol(Yv), inner, pb, cv$range, call = call), call)
-  release_regression_data(compose_private_bounds(mech, pb, privacy), cv, Yv, return_nonprivate, call = cl)
+  release_regression_data(compose_private_bounds(mech, pb, privacy), cv, Yv, return_nonprivate, call = cl,
+                          resp = response_names(M, y))
 }

@@ -140,6 +140,37 @@ from_ambient <- function(M, X, single = FALSE) {
   t(X)
 }
 
+# The names of the n points of data `y` as given (a vector's names on the
+# real line, the row names of points in rows, the third names of an array),
+# or NULL; name_points() puts them (and the coordinates' names on
+# euclidean(d), response_names()) on points in the layout of M
+# (from_ambient()), as lm's fitted() and residuals() carry the data's.
+point_names <- function(y, n) {
+  d <- dim(y)
+  nm <- if (is.null(d)) names(y) else if (length(d) == 2L) rownames(y) else if (length(d) == 3L) dimnames(y)[[3]]
+  if (length(nm) == n) nm
+}
+name_points <- function(P, nm, resp = NULL) {
+  d <- dim(P)
+  if (is.null(d)) {
+    if (!is.null(nm)) names(P) <- nm
+  } else if (length(d) == 2L) {
+    if (!is.null(nm) || !is.null(resp)) dimnames(P) <- list(nm, resp)
+  } else if (!is.null(nm)) {
+    dimnames(P) <- list(NULL, NULL, nm)
+  }
+  P
+}
+
+# The names of the response coordinates on euclidean(d), d > 1: the column
+# names of a matrix `y` (the variables' names, public like the data's
+# form; all of them, or lm's y1, y2, ...), which coef(), vcov(), confint()
+# and predict() carry as lm's do.
+response_names <- function(M, y) {
+  nm <- if (inherits(M, "euclidean") && M$ambient_dim > 1L && is.matrix(y)) colnames(y)
+  if (length(nm) == M$ambient_dim && !anyNA(nm) && all(nzchar(nm))) nm
+}
+
 is_single <- function(...) all(vapply(list(...), function(a) isTRUE(attr(a, "single")), logical(1)))
 
 n_points <- function(X) ncol(X)

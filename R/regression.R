@@ -75,10 +75,12 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
     warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
                     f$iterations, f$grad_norm), call. = FALSE)
   }
-  new_geodesic_regression(M, f$p, f$v, xs, Y, f, cl)
+  new_geodesic_regression(M, f$p, f$v, xs, Y, f, cl, point_names(y, ncol(Y)), response_names(M, y))
 }
 
-new_geodesic_regression <- function(M, p, v, xs, Y, f, call) {
+# (nm, resp: the names of the responses and of their coordinates on
+# euclidean(d), which coef(), fitted() and residuals() carry as lm's do)
+new_geodesic_regression <- function(M, p, v, xs, Y, f, call, nm = NULL, resp = NULL) {
   n <- ncol(Y)
   Fit <- cpp_binary_op(M, "exp", matrix(p), sweep(matrix(v, length(v), n), 2, xs$x01, `*`))
   R <- cpp_binary_op(M, "log", Fit, Y)
@@ -95,10 +97,12 @@ new_geodesic_regression <- function(M, p, v, xs, Y, f, call) {
   # (the velocity per unit of x: a range of width 1e-300 made a finite
   # velocity over it Inf per unit, silently)
   cf <- midrange_coef(M, p, v, xs$range)
+  if (!is.null(resp)) names(cf$p) <- names(cf$v) <- resp
   check_representable(M, unlist(cf$v), if (is.null(call[["x_range"]])) "x" else "x_range", "tangent", call)
   structure(list(
     coef = cf,
-    fitted = from_ambient(M, Fit), residuals = list(vectors = from_ambient(M, R), norms = norms),
+    fitted = name_points(from_ambient(M, Fit), nm, resp),
+    residuals = list(vectors = name_points(from_ambient(M, R), nm, resp), norms = norms),
     x = xs$x, x_range = xs$range, y = from_ambient(M, Y), n = n,
     energy = f$energy, r_squared = r_squared, frechet_variance = fm$objective,
     iterations = f$iterations, grad_norm = f$grad_norm, converged = f$converged,

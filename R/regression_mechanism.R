@@ -170,14 +170,16 @@ release.dp_mechanism_regression <- function(mechanism, x, y, return_nonprivate =
   check_no_dots(..., what = release_takes("regression_mechanism"), call = cl)
   st <- release_start(mechanism, y, "y", return_nonprivate, budget, call = cl)
   cv <- private_covariate(x, mechanism$n, mechanism$spec$x_range, call = cl)
-  release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge)
+  release_regression_data(mechanism, cv, st$data, return_nonprivate, call = cl, charge = st$charge,
+                          resp = response_names(mechanism$manifold, y))
 }
 
 # The data work of a regression release (Ya: the responses in ambient
 # layout, not yet validated; cv: the public covariate map's output).
 # `charge`: the budget's charge (or NULL), made once the data are found
-# valid, before anything of the draw is returned.
-release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, call = NULL, charge = NULL) {
+# valid, before anything of the draw is returned; `resp`: the responses'
+# names on euclidean(d) (response_names()), put on the estimate.
+release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, call = NULL, charge = NULL, resp = NULL) {
   M <- mech$manifold
   s <- mech$spec
   if (mech$method %in% c("gauss_newton", "tangent")) {
@@ -204,6 +206,7 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
   }
   est <- list(p = from_ambient(M, matrix(p), single = TRUE), v = from_ambient(M, matrix(out$v / width), single = TRUE),
               x0 = mean(s$x_range), x_range = s$x_range)
+  if (!is.null(resp)) names(est$p) <- names(est$v) <- resp
   # the public error model (released statistics and public constants only)
   if (!is.null(out$uncertainty)) est$uncertainty <- out$uncertainty
   release_object(mech, est,

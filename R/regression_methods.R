@@ -42,7 +42,8 @@
 #'   `print.summary.geodesic_regression()`, its summary).
 #' @param newdata Covariate values (in the units of `x`): a numeric vector,
 #'   or a data frame (or a list of columns) with one numeric column or a
-#'   numeric column `x`.
+#'   numeric column `x`. An `NA` gives an `NA` prediction, as lm's
+#'   `na.pass`.
 #' @param interval `"none"` (the points); on `euclidean(1)` fits also
 #'   `"confidence"` or `"prediction"`: lm's intervals, returned as for a
 #'   private release's `predict(interval = "confidence")`:
@@ -168,6 +169,7 @@ predict.geodesic_regression <- function(object, newdata = NULL, interval = c("no
   } else {
     curve <- regression_release_curve(M, object$coef$p, object$coef$v, object$coef$x0, object$x_range)
     fit <- predict_geodesic(M, curve$p, curve$v, object$x_range, newdata)
+    if (is.matrix(fit) && !is.null(names(object$coef$p))) colnames(fit) <- names(object$coef$p)
     s <- regression_newdata(newdata)
   }
   if (interval == "none") return(fit)
@@ -229,10 +231,8 @@ euclidean_ols <- function(object, call = sys.call(-1)) {
   R <- matrix(object$residuals$vectors, n)
   df <- n - 2L
   Xq <- qr(cbind(1, clamped_covariate(object)))
-  terms <- c("(Intercept)", "x")
-  d <- ncol(R)
   list(XtXi = chol2inv(qr.R(Xq)), sigma2 = colSums(R^2) / df, estvar = function() crossprod(R) / df, df = df,
-       terms = if (d == 1L) terms else paste0(rep(paste0("y", seq_len(d), ":"), each = 2L), terms))
+       terms = coef_terms(ncol(R), names(object$coef$p)))
 }
 
 # Covariate values for predict(): a numeric vector, or a data frame with
@@ -257,7 +257,7 @@ regression_newdata <- function(newdata, call = sys.call(-1), arg = "newdata") {
     return(stats::setNames(as.numeric(newdata[[col]]), rownames(newdata)))
   }
   if (!is.numeric(newdata) || (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L)) {
-    abort_arg(arg, "must be finite numeric covariate values (a vector, or a data frame with one numeric column)",
+    abort_arg(arg, "must be numeric covariate values (a vector, or a data frame with one numeric column)",
               call)
   }
   stats::setNames(as.numeric(newdata), names(newdata))
@@ -269,14 +269,16 @@ regression_newdata <- function(newdata, call = sys.call(-1), arg = "newdata") {
 predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1), arg = "newdata") {
   s <- regression_newdata(newdata, call, arg)
   check_output_size(length(s), M$ambient_dim, arg, call)
-  if (any(!is.finite(s))) abort_arg(arg, "must be finite numeric covariate values", call)
+  if (any(is.infinite(s))) abort_arg(arg, "must be numeric covariate values (finite or NA)", call)
   if (!length(s)) return(from_ambient(M, matrix(numeric(0), M$ambient_dim, 0L)))
   P <- to_ambient(M, p, "p", call)
   V <- to_ambient(M, v, "v", call)
-  t <- (s - x_range[1]) / (x_range[2] - x_range[1])
-  Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), arg, "tangent", call)
-  out <- check_representable(M, cpp_binary_op(M, "exp", P, Vt), arg, "point", call)
-  out <- from_ambient(M, out, single = length(t) == 1L)
+  at <- function(s) {
+    t <- (s - x_range[1]) / (x_range[2] - x_range[1])
+    Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), arg, "tangent", call)
+    check_representable(M, cpp_binary_op(M, "exp", P, Vt), arg, "point", call)
+  }
+  out <- from_ambient(M, at_values_or_na(M, s, at), single = length(s) == 1L)
   if (!is.null(names(s)) && !is_matrix_layout(M)) {
     if (M$ambient_dim == 1L) names(out) <- names(s) else if (is.matrix(out)) rownames(out) <- names(s)
   }

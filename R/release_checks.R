@@ -44,16 +44,28 @@ release_regression_geodesic <- function(object, arg = "object", call = sys.call(
 # Covariate values at which to evaluate a release: finite numbers (possibly
 # none); the result's size is checked before anything is allocated.
 release_newdata <- function(M, newdata, call = sys.call(-1)) {
-  if (!is.numeric(newdata)) abort_arg("newdata", "must be finite numeric covariate values", call)
-  check_alloc(length(newdata), M$ambient_dim, "newdata", call)   # before is.finite() allocates
-  if (any(!is.finite(newdata))) abort_arg("newdata", "must be finite numeric covariate values", call)
+  if (!is.numeric(newdata)) abort_arg("newdata", "must be numeric covariate values (finite or NA)", call)
+  check_alloc(length(newdata), M$ambient_dim, "newdata", call)   # before is.infinite() allocates
+  if (any(is.infinite(newdata))) abort_arg("newdata", "must be numeric covariate values (finite or NA)", call)
   as.numeric(newdata)
+}
+
+# The geodesic at covariate values with NA among them (predict()'s
+# na.pass, as lm's): `at(s)` for the finite values, NA points elsewhere
+# (ambient columns).
+at_values_or_na <- function(M, s, at) {
+  ok <- !is.na(s)
+  if (all(ok)) return(at(s))
+  out <- matrix(NA_real_, M$ambient_dim, length(s))
+  if (any(ok)) out[, ok] <- at(s[ok])
+  out
 }
 
 # The geodesic x -> Exp_P((x - x0) V) at the values s of x, as ambient
 # columns; results beyond double precision are refused naming `newdata`.
 release_geodesic_at <- function(M, g, s, call = sys.call(-1)) {
   if (!length(s)) return(matrix(numeric(0), M$ambient_dim, 0L))
+  if (anyNA(s)) return(at_values_or_na(M, s, function(s) release_geodesic_at(M, g, s, call)))
   t <- s - g$x0
   Vt <- check_representable(M, g$V[, 1] * rep(t, each = nrow(g$V)), "newdata", "tangent", call)
   dim(Vt) <- c(nrow(g$V), length(t))

@@ -18,8 +18,7 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
     sd_int <- release_line_sd(u, (0 - est$x0) / w)
     b <- regression_coef(M, est$p, est$v, est$x0)
     B <- matrix(b, nrow = 2L)
-    terms <- c("(Intercept)", "x")
-    rn <- if (ncol(B) == 1L) terms else paste0(rep(paste0("y", seq_len(ncol(B)), ":"), each = 2L), terms)
+    rn <- coef_terms(ncol(B), names(est$p))
     sd <- rep(c(sd_int, sd_slope), ncol(B))
     a <- c((1 - level) / 2, (1 + level) / 2)
     out <- cbind(as.numeric(B) - z * sd, as.numeric(B) + z * sd)
@@ -52,6 +51,14 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
 #' the clipped fit's modelled distance from least squares, proof section 3
 #' of `regression-gauss-newton.md`). For inference about the population
 #' add the sampling variance, which itself would need a private release.
+#'
+#' The model is an upper bound more than an estimate where the refining
+#' round clips at the 0.6-quantile (moderate n epsilon). Measured on
+#' `euclidean(1)` (slope 2, residual sd 0.3, `center = 2`, `radius = 2`, 100
+#' releases each): its standard errors were 2.0 times the releases' root mean
+#' square error about lm's coefficients at n = 300, epsilon = 1 (confint() at
+#' 0.9 covered 0.97-0.98), 1.4 times at n = 1000 (0.96-0.97), and 0.85-0.9
+#' times with precise rounds at n = 10000, epsilon = 0.5 (0.90-0.92).
 #'
 #' @param object A regression release on [euclidean()].
 #' @param ... Not accepted: an error of class `dpmanifold_error`.

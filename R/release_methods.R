@@ -5,7 +5,8 @@
 #' @param newdata Covariate values (in the units of `x`) at which to
 #'   evaluate a private geodesic: a numeric vector, or a data frame (or a
 #'   list of columns) with one numeric column or a numeric column `x`, as for
-#'   [predict()][geodesic_regression-methods] of a non-private fit. Names (a
+#'   [predict()][geodesic_regression-methods] of a non-private fit (an `NA`
+#'   gives an `NA` prediction and radius). Names (a
 #'   vector's names, a data frame's row names) are kept on the predictions
 #'   of vector layouts, as [stats::predict.lm()] does. Unlike lm's method it
 #'   is required: a release has no fitted values ([release_conventions]).
@@ -52,7 +53,7 @@ predict.dp_release <- function(object, newdata, interval = c("none", "confidence
   # checked for size before anything converts it
   if (is.list(newdata)) newdata <- regression_newdata(newdata)
   if (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L) {
-    abort_arg("newdata", "must be finite numeric covariate values (a vector, or a data frame with one numeric column)")
+    abort_arg("newdata", "must be numeric covariate values (a vector, or a data frame with one numeric column)")
   }
   nm <- names(newdata)
   s <- release_newdata(M, newdata)
@@ -60,6 +61,7 @@ predict.dp_release <- function(object, newdata, interval = c("none", "confidence
   # in the layout of M
   out <- release_geodesic_at(M, g, s)
   fit <- from_ambient(M, out, single = length(s) == 1L)
+  if (is.matrix(fit) && !is.null(names(object$estimate$p))) colnames(fit) <- names(object$estimate$p)
   if (!is.null(nm) && !is_matrix_layout(M)) {
     if (M$ambient_dim == 1L) names(fit) <- nm else if (is.matrix(fit)) rownames(fit) <- nm
   }
@@ -123,7 +125,18 @@ coef.dp_release <- function(object, ...) {
 regression_coef <- function(M, p, v, x0) {
   if (!inherits(M, "euclidean")) return(list(p = p, v = v, x0 = x0))
   b <- rbind(`(Intercept)` = as.numeric(p) - x0 * as.numeric(v), x = as.numeric(v))
-  if (ncol(b) == 1L) stats::setNames(b[, 1], rownames(b)) else b
+  if (ncol(b) == 1L) return(stats::setNames(b[, 1], rownames(b)))
+  colnames(b) <- names(p)
+  b
+}
+
+# lm's names of the coefficients of a linear fit of d responses (`resp`
+# their names, else y1, y2, ...): "(Intercept)" and "x", or "y1:(Intercept)",
+# "y1:x", ...
+coef_terms <- function(d, resp = NULL) {
+  terms <- c("(Intercept)", "x")
+  if (d == 1L) return(terms)
+  paste0(rep(paste0(resp %||% paste0("y", seq_len(d)), ":"), each = 2L), terms)
 }
 
 # The geodesic of a regression release (or its non-private part) in the

@@ -658,7 +658,7 @@ test_that("predict() of a release checks its estimate and the size of newdata (g
     h(predict(r_swap, 0.5), "object$estimate$p"),
     h(predict(r_far, 0.5), "object$estimate$p"),
     h(predict(r, seq_len(1e9)), "newdata"),
-    h(predict(r, c(0.5, NA)), "newdata"),
+    h(predict(r, c(0.5, Inf)), "newdata"),
     h(predict(r), "newdata"),
     h(predict(issue20_releases$spd, 1e6), "newdata", NR),
     h(predict(issue20_releases$hyperbolic, 1e6), "newdata", NR),
