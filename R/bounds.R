@@ -60,7 +60,10 @@ release_layout <- function(M, X, arg, call = sys.call(-1)) {
   X <- point_form(M, X, arg, call)  # a data.frame or a list of points (layout.R)
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
-    X <- tryCatch(prep(M, X, degenerate = "zero"), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
+    X <- tryCatch(prep(M, X, degenerate = "zero"), dpmanifold_error = function(e) {
+      if (inherits(e, "dpmanifold_interrupted")) stop(e)
+      abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call)
+    })
   }
   to_ambient(M, X, arg, call)
 }
@@ -99,7 +102,31 @@ public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
     inferred <- c(inferred, "radius")
   }
   check_radius(M, radius, call = call)
+  check_radius_resolved(M, center_vec, radius, call)
   list(center = center_vec, radius = radius, inferred = inferred)
+}
+
+# A ball whose radius double precision cannot resolve at its centre (SPD
+# at scale 1 below about 1e-16: every point of it rounds to the centre)
+# gives the samplers nothing to draw from, and an exact one never
+# accepts; refused, from public inputs. Two fixed tangent directions (no
+# random numbers: the release's stream stays as set.seed() left it) must
+# reach a distance within half the radius of it.
+check_radius_resolved <- function(M, center, radius, call = sys.call(-1)) {
+  D <- M$ambient_dim
+  C <- matrix(center, D, 2L)
+  U <- cpp_binary_op(M, "project", C, cbind(rep(1, D), rep_len(c(1, -1), D)))
+  len <- sqrt(pmax(cpp_inner(M, C, U, U), 0))
+  use <- is.finite(len) & len > 1e-8 * max(abs(U))
+  if (!any(use)) return(invisible(radius))
+  V <- sweep(U[, use, drop = FALSE], 2L, radius / len[use], `*`)
+  d <- suppressWarnings(cpp_dist(M, C[, use, drop = FALSE], cpp_binary_op(M, "exp", C[, use, drop = FALSE], V)))
+  if (!all(is.finite(d) & abs(d - radius) <= radius / 2)) {
+    abort_arg("radius", sprintf(paste0(
+      "is %.3g, below what double precision resolves around `center` on %s: points of the ball round to ",
+      "the centre. Give a larger radius"), radius, manifold_label(M)), call)
+  }
+  invisible(radius)
 }
 
 # The one clip of the package: points (ambient columns) outside

@@ -65,7 +65,10 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
 as_data_points <- function(M, X, arg, call = sys.call(-1)) {
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
-    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call))
+    X <- tryCatch(prep(M, X), dpmanifold_error = function(e) {
+      if (inherits(e, "dpmanifold_interrupted")) stop(e)
+      abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call)
+    })
   }
   as_points(M, X, arg, call = call)
 }
@@ -73,8 +76,11 @@ as_data_points <- function(M, X, arg, call = sys.call(-1)) {
 check_weights <- function(weights, n, call = sys.call(-1)) {
   if (is.null(weights)) return(rep(1, n))
   ok <- is.numeric(weights) && length(weights) == n && all(is.finite(weights)) && all(weights >= 0) &&
-    is.finite(sum(weights)) && sum(weights) > 0
+    sum(weights) > 0
   if (!ok) abort_arg("weights", sprintf("must be %d finite non-negative numbers, not all zero", n), call)
+  if (!is.finite(sum(weights))) {
+    abort_arg("weights", "sum beyond double precision: rescale them (only their ratios matter)", call)
+  }
   as.numeric(weights)
 }
 

@@ -209,7 +209,10 @@ rkng <- function(M, n, X, sigma, center, radius, mcmc = mcmc_control(), method =
   check_positive_number(sigma, "sigma")
   b <- sampler_ball(M, center, radius)
   if (is.infinite(b$radius)) abort_arg("radius", "must be finite: the KNG law lives on a public ball")
-  if (any(cpp_dist(M, matrix(b$center), Xa) > b$radius * (1 + 1e-9))) {
+  # (relative and absolute slack: clip_to_ball() puts points on the sphere
+  # of the ball, at a distance that rounds a few ulps either way, which at a
+  # radius of 1e-8 on SPD is far more than 1e-9 of it)
+  if (any(cpp_dist(M, matrix(b$center), Xa) > b$radius * (1 + 1e-9) + 64 * .Machine$double.eps)) {
     abort_arg("X", "must lie in the ball B_radius(center) (see clip_to_ball())")
   }
   call <- sys.call()
@@ -283,7 +286,8 @@ sampler_ball <- function(M, center, radius, call = sys.call(-1)) {
 dkng <- function(M, y, X, sigma) {
   check_required(c("M", "y", "X", "sigma"))
   check_positive_number(sigma, "sigma")
-  -cpp_kng_gradient_norm(M, as_points(M, y, "y"), as_data_points(M, X, "X")) / sigma
+  # (a gradient beyond double precision is an error, as mfd_dist()'s, not -Inf)
+  -check_representable(M, cpp_kng_gradient_norm(M, as_points(M, y, "y"), as_data_points(M, X, "X")), "X", "number") / sigma
 }
 
 #' @rdname dkng
@@ -294,7 +298,7 @@ driemann_laplace <- function(M, y, mean, sigma) {
   m <- as_points(M, mean, "mean")
   if (ncol(m) != 1L) abort_arg("mean", "must be a single point")
   check_positive_number(sigma, "sigma")
-  -cpp_dist(M, m, Y) / sigma
+  -check_representable(M, cpp_dist(M, m, Y), "y", "number") / sigma
 }
 
 #' @rdname dkng
@@ -302,7 +306,8 @@ driemann_laplace <- function(M, y, mean, sigma) {
 kng_gradient <- function(M, y, X) {
   check_required(c("M", "y", "X"))
   Y <- as_points(M, y, "y")
-  from_ambient(M, cpp_kng_gradient(M, Y, as_data_points(M, X, "X")), attr(Y, "single"))
+  from_ambient(M, check_representable(M, cpp_kng_gradient(M, Y, as_data_points(M, X, "X")), "X", "tangent"),
+               attr(Y, "single"))
 }
 
 #' Calibrating the Gaussian mechanism

@@ -191,7 +191,7 @@ release_joint <- function(ctx, eps) {
   dom <- list(a = domain_block(ctx$R0, d), b = domain_block(ctx$V0, d))
   kap <- max(abs(M$kappa_min), abs(M$kappa_max))
   bias <- kap * r^2 * (ctx$R0 + ctx$V0 / 2) / 2
-  if (share > 0 && !localisation_shrinks(dom, d, n, share * eps, r, NULL, bias)) share <- 0
+  if (share > 0 && !isTRUE(localisation_shrinks(dom, d, n, share * eps, r, NULL, bias))) share <- 0
   # the first stage runs only where its sampler's public plan certifies it
   # (about n epsilon_1 below 25 with the default domain); otherwise the
   # whole budget goes to one stage: a decision from public quantities only

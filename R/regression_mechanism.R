@@ -215,7 +215,10 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
 
 # Non-private facts for studies (return_nonprivate = TRUE only).
 regression_nonprivate <- function(M, cv, Y, p, v, width) {
-  f <- tryCatch(regression_fit_centred(M, cv$t, Y), dpmanifold_error = function(e) NULL)
+  f <- tryCatch(regression_fit_centred(M, cv$t, Y), dpmanifold_error = function(e) {
+    if (inherits(e, "dpmanifold_interrupted")) stop(e)
+    NULL
+  })
   out <- list(clipped = c(y = attr(Y, "clipped") %||% 0, x = cv$clamped))
   if (is.null(f)) return(out)
   c(list(p = from_ambient(M, matrix(f$p), single = TRUE), v = from_ambient(M, matrix(f$v / width), single = TRUE),
