@@ -111,8 +111,11 @@ public_ball <- function(M, Xa, center, radius, call = sys.call(-1)) {
 # gives the samplers nothing to draw from, and an exact one never
 # accepts; refused, from public inputs. Two fixed tangent directions (no
 # random numbers: the release's stream stays as set.seed() left it) must
-# reach a distance within half the radius of it.
+# reach at least half the radius from it. (Only small radii, below 1e-6:
+# large ones are the other checks' business, and far out a distance that
+# double precision cannot hold is not a ball that rounds to its centre.)
 check_radius_resolved <- function(M, center, radius, call = sys.call(-1)) {
+  if (!(radius < 1e-6)) return(invisible(radius))
   D <- M$ambient_dim
   C <- matrix(center, D, 2L)
   U <- cpp_binary_op(M, "project", C, cbind(rep(1, D), rep_len(c(1, -1), D)))
@@ -120,11 +123,13 @@ check_radius_resolved <- function(M, center, radius, call = sys.call(-1)) {
   use <- is.finite(len) & len > 1e-8 * max(abs(U))
   if (!any(use)) return(invisible(radius))
   V <- sweep(U[, use, drop = FALSE], 2L, radius / len[use], `*`)
-  d <- suppressWarnings(cpp_dist(M, C[, use, drop = FALSE], cpp_binary_op(M, "exp", C[, use, drop = FALSE], V)))
-  if (!all(is.finite(d) & abs(d - radius) <= radius / 2)) {
+  if (!all(is.finite(V))) return(invisible(radius))
+  d <- tryCatch(cpp_dist(M, C[, use, drop = FALSE], cpp_binary_op(M, "exp", C[, use, drop = FALSE], V)),
+                error = function(e) NULL)
+  if (any(d < radius / 2, na.rm = TRUE)) {
     abort_arg("radius", sprintf(paste0(
       "is %.3g, below what double precision resolves around `center` on %s: points of the ball round to ",
-      "the centre. Give a larger radius"), radius, manifold_label(M)), call)
+      "the centre. Give a larger radius"), radius, manifold_label(M)), call, class = "dpmanifold_not_representable")
   }
   invisible(radius)
 }
