@@ -25,6 +25,10 @@ cpp_check_results <- function(M, P) {
     .Call(`_dpmanifold_cpp_check_results`, M, P)
 }
 
+cpp_check_outputs <- function(M, P) {
+    .Call(`_dpmanifold_cpp_check_outputs`, M, P)
+}
+
 cpp_check_tangents <- function(M, P, V, tol) {
     .Call(`_dpmanifold_cpp_check_tangents`, M, P, V, tol)
 }

@@ -9,7 +9,9 @@
 #' recycled.
 #'
 #' * `mfd_exp(M, p, v)`: the point reached from `p` along the geodesic with
-#'   initial velocity `v`.
+#'   initial velocity `v`; a point the other functions would refuse as input
+#'   (on `hyperbolic()`, \eqn{x_0 > 10^{12}}) is an error of class
+#'   `dpmanifold_not_representable`.
 #' * `mfd_log(M, p, q)`: the inverse, the tangent vector at `p` pointing to
 #'   `q` with length `mfd_dist(M, p, q)`. At the cut locus (antipodal points
 #'   of the sphere) the log is not unique; a fixed direction of length pi is
@@ -48,7 +50,7 @@ mfd_exp <- function(M, p, v) {
   check_required(c("M", "p", "v"))
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  out <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "point")
+  out <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "output")
   from_ambient(M, out, is_single(P, V))
 }
 
@@ -188,7 +190,7 @@ random_points <- function(M, n) {
   if (!inherits(M, "hyperbolic") || M$size <= 16L) return(cpp_random_point(M, n))
   o <- matrix(c(1, numeric(M$size)))
   V <- cpp_random_tangent(M, o, n) * (4 / sqrt(M$size))
-  check_representable(M, cpp_binary_op(M, "exp", o, V), "n", "point")
+  check_representable(M, cpp_binary_op(M, "exp", o, V), "n", "output")
 }
 
 #' @rdname mfd_random_point
@@ -256,7 +258,7 @@ mfd_dexp_adjoint <- function(M, p, v, w, wrt = c("p", "v")) {
   wrt <- check_choice(wrt)
   P <- as_points(M, p, "p")
   V <- as_tangents(M, P, v, "v")
-  Y <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "point")
+  Y <- check_representable(M, cpp_binary_op(M, "exp", P, V), "v", "output")
   W <- as_tangents(M, Y, w, "w")
   check_recycle_all(list(p = P, v = V, w = W))
   out <- check_representable(M, cpp_ternary_op(M, paste0("adjoint_dexp_", wrt), P, V, W), "v", "tangent")

@@ -35,7 +35,9 @@
 #'   holds a point at distance t from the origin with coordinates of size
 #'   \eqn{e^t/2}, so every quantity there is accurate to about
 #'   \eqn{10^{-16} e^t}: input points with \eqn{x_0 > 10^{12}} (t > 28.3)
-#'   are refused; computed points are returned up to \eqn{x_0 = 10^{100}}.
+#'   are refused, and [mfd_exp()] refuses to return one (class
+#'   `dpmanifold_not_representable`); other computed points (release draws,
+#'   fits) are returned up to \eqn{x_0 = 10^{100}}.
 #'
 #' The formulas are those of Reimherr, Bharath and Soto (2021) and Soto et
 #' al. (2022); the documents shipped in

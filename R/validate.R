@@ -261,13 +261,14 @@ check_fields <- function(x, cls, fields, arg = "x", call = sys.call(-1)) {
 # precision could not hold: Inf/NaN, or a point that rounding pushed off the
 # manifold (an SPD matrix whose eigenvalues under- or overflowed). `arg` is
 # the input whose size caused it. Returns X visibly, so that a function may
-# end with it.
-check_representable <- function(M, X, arg, kind = c("point", "tangent", "number"), call = sys.call(-1)) {
+# end with it. kind "output": a point handed back to the caller (mfd_exp()),
+# which must also be one the functions accept as input (hyperbolic: x0 <= 1e12).
+check_representable <- function(M, X, arg, kind = c("point", "tangent", "number", "output"), call = sys.call(-1)) {
   kind <- kind[1L]
   why <- if (any(!is.finite(X))) {
     "overflows"
-  } else if (kind == "point") {
-    r <- cpp_check_results(M, X)
+  } else if (kind %in% c("point", "output")) {
+    r <- if (kind == "output") cpp_check_outputs(M, X) else cpp_check_results(M, X)
     if (any(nzchar(r))) r[nzchar(r)][1L] else ""
   } else {
     ""

@@ -90,6 +90,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_check_outputs
+Rcpp::CharacterVector cpp_check_outputs(Rcpp::List M, MatrixXd P);
+RcppExport SEXP _dpmanifold_cpp_check_outputs(SEXP MSEXP, SEXP PSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< MatrixXd >::type P(PSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_check_outputs(M, P));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_check_tangents
 Rcpp::CharacterVector cpp_check_tangents(Rcpp::List M, MatrixXd P, MatrixXd V, double tol);
 RcppExport SEXP _dpmanifold_cpp_check_tangents(SEXP MSEXP, SEXP PSEXP, SEXP VSEXP, SEXP tolSEXP) {
@@ -795,6 +807,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_manifold_info", (DL_FUNC) &_dpmanifold_cpp_manifold_info, 1},
     {"_dpmanifold_cpp_check_points", (DL_FUNC) &_dpmanifold_cpp_check_points, 3},
     {"_dpmanifold_cpp_check_results", (DL_FUNC) &_dpmanifold_cpp_check_results, 2},
+    {"_dpmanifold_cpp_check_outputs", (DL_FUNC) &_dpmanifold_cpp_check_outputs, 2},
     {"_dpmanifold_cpp_check_tangents", (DL_FUNC) &_dpmanifold_cpp_check_tangents, 4},
     {"_dpmanifold_cpp_validate_points", (DL_FUNC) &_dpmanifold_cpp_validate_points, 3},
     {"_dpmanifold_cpp_binary_op", (DL_FUNC) &_dpmanifold_cpp_binary_op, 4},

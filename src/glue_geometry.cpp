@@ -172,6 +172,14 @@ Rcpp::CharacterVector cpp_check_results(Rcpp::List M, MatrixXd P) {
   });
 }
 
+// The same for a point handed back to the caller (Manifold::check_output).
+// [[Rcpp::export]]
+Rcpp::CharacterVector cpp_check_outputs(Rcpp::List M, MatrixXd P) {
+  return with_manifold(M, [&](const dpm::Manifold& m) {
+    return reasons(P.cols(), m.point_cost(), [&](int j) { return m.check_output(P.col(j)); });
+  });
+}
+
 // [[Rcpp::export]]
 Rcpp::CharacterVector cpp_check_tangents(Rcpp::List M, MatrixXd P, MatrixXd V, double tol) {
   return with_manifold(M, [&](const dpm::Manifold& m) {

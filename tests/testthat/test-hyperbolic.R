@@ -273,9 +273,17 @@ test_that("hostile input on hyperbolic(d) raises classed errors naming the argum
   err(mfd_exp(H2, o2, c(0, 300, 0)), "v", "not representable")
   err(mfd_exp(H2, hpt(25), c(0, 0, 300)), "v", "not representable")
   # beyond x0 = 1e12 (distance 28.3) rounding leaves fewer than 4 digits:
-  # such input is refused, while a computed point is returned up to x0 = 1e100
+  # such input is refused, and mfd_exp() does not return such a point (it
+  # returned x0 = 5.3e12 for distance 30, which mfd_dist() then refused)
   err(mfd_dist(H2, o2, hpt(30)), "q", "too far from the origin")
-  expect_equal(mfd_exp(H2, o2, c(0, 40, 0)), hpt(40), tolerance = 1e-14)
+  err(mfd_exp(H2, o2, c(0, 30, 0)), "v", "not representable")
+  err(mfd_exp(H2, o2, c(0, 40, 0)), "v", "x0 above 1e12")
+  err(mfd_exp(H2, hpt(20), c(0, 0, 10)), "v", "not representable")
+  for (L in seq(24.5, 26, by = 0.1)) {   # returned exactly when accepted back
+    x <- tryCatch(mfd_exp(H2, hpt(3), L * c(sinh(3), cosh(3), 0)), dpmanifold_not_representable = function(e) NULL)
+    expect_true(is.null(x) || mfd_belongs(H2, x), label = paste("L =", L))
+    if (L <= 25.2) expect_false(is.null(x))
+  }
   expect_equal(mfd_dist(H2, o2, hpt(28)), 28, tolerance = 1e-14)
   # tangent vectors that are not Minkowski-orthogonal (Euclidean-orthogonal is not enough)
   p <- hpt(1.5)
@@ -389,4 +397,50 @@ test_that("exp(log) holds far from the origin when the geodesic passes near it",
   Q <- mfd_exp(H, o, 2 * mfd_random_tangent(H, o, 400))
   R <- mfd_exp(H, o, 2 * mfd_random_tangent(H, o, 400))
   expect_lt(max(mfd_dist(H, mfd_exp(H, Q, mfd_log(H, Q, R)), R)), 1e-8)
+})
+
+test_that("parallel transport keeps norms and tangency far from the origin", {
+  # The ambient forms w + <w, q> (p + q) / (1 + cosh d) and transport_along's
+  # w + a ((cosh L - 1) e + sinh L p) cancel terms of x0^2 |w| or more: the
+  # norm drifted by 3e-8 at distance 7 from o, and at 10 the result was not
+  # tangent. Rounding p, q, w (x0 digits of each coordinate) leaves a
+  # relative error of about eps (p0 + q0): 1.6e-12 at 10, 8e-6 at 25
+  # (measured: at most 1.8 eps (p0 + q0)).
+  for (t in c(3, 7, 8, 10)) {   # the report's pairs: 10 from o at a right angle
+    p <- c(cosh(t), 0, sinh(t)); q <- c(cosh(t), sinh(t), 0)
+    tw <- mfd_transport(H2, p, q, mfd_project(H2, p, c(0, 1, 0)))
+    expect_equal(mfd_norm(H2, q, tw), 1, tolerance = 16 * .Machine$double.eps * 2 * cosh(t))
+  }
+  set.seed(31)
+  ru <- function(d) { u <- rnorm(d); u / sqrt(sum(u^2)) }
+  coords <- function(H, p, v) dpm$cpp_tangent_coords(H, matrix(p), matrix(v))[, 1]
+  for (d in c(2, 5)) {
+    H <- hyperbolic(d)
+    for (r in c(3, 5, 7, 10, 15, 20, 25)) {
+      for (i in 1:12) {
+        p <- c(cosh(r), sinh(r) * ru(d))
+        s <- if (i %% 3 == 0) r else runif(1, 0.3, 1) * r
+        q <- if (i %% 4 == 0) mfd_exp(H, p, 1e-3 * mfd_random_tangent(H, p)) else c(cosh(s), sinh(s) * ru(d))
+        tol <- 16 * .Machine$double.eps * (p[1] + q[1])   # <= 8e-11 up to r = 10
+        lab <- sprintf("d = %d, r = %g, pair %d", d, r, i)
+        w <- mfd_random_tangent(H, p)
+        tw <- mfd_transport(H, p, q, w)   # refused before unless tangent at q
+        expect_lt(abs(-tw[1] * q[1] + sum(tw[-1] * q[-1])) / sqrt(sum(tw^2) * sum(q^2)), 1e-14, label = lab)
+        expect_lt(abs(mfd_norm(H, q, tw) / mfd_norm(H, p, w) - 1), tol, label = lab)
+        back <- mfd_transport(H, q, p, tw)
+        expect_lt(sqrt(sum((coords(H, p, back) - coords(H, p, w))^2)) / mfd_norm(H, p, w), tol, label = lab)
+        # transport_along (regression, dexp): to e = exp_p(v), the velocity
+        # there (within r <= 20: exp's conditioning, sinh(dist) eps, moves e
+        # by O(1) and beyond x0 = 1e12 at 25)
+        if (r > 20) next
+        v <- mfd_log(H, p, q)
+        e <- dpm$cpp_binary_op(H, "exp", matrix(p), matrix(v))[, 1]
+        tv <- dpm$cpp_ternary_op(H, "transport_along", matrix(p), matrix(v), cbind(v, w))
+        expect_lt(abs(mfd_norm(H, e, tv[, 2]) / mfd_norm(H, p, w) - 1), tol, label = lab)
+        # (log's own rounding at e: 350 eps (p0 + q0) measured)
+        expect_lt(sqrt(sum((coords(H, e, tv[, 1]) + coords(H, e, mfd_log(H, e, p)))^2)) / mfd_norm(H, p, v),
+                  1e3 * tol, label = lab)
+      }
+    }
+  }
 })

@@ -125,6 +125,9 @@ class Manifold {
     if (!p.allFinite()) return "overflows";
     return check_point(p, 1e-6);
   }
+  // A computed point that the geometry functions (mfd_exp) hand back: one
+  // the caller can pass back in. Hyperbolic: within the input range.
+  virtual std::string check_output(const Vec& p) const { return check_result(p); }
   // Nearest manifold point to an ambient vector near the manifold (used to
   // remove rounding drift, never to accept data far off the manifold).
   virtual Vec project_point(const Vec& x) const = 0;
