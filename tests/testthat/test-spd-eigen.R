@@ -110,3 +110,65 @@ test_that("wrapped draws are exp at the footpoint of the noisy log (003 Algorith
     expect_equal(y, mfd_exp(P, p0, w), tolerance = 1e-10)
   }
 })
+
+# Ill-conditioned pairs (condition number up to 1e10, still points of the
+# manifold). A whitened p^-1/2 q p^-1/2 spans the square of their range,
+# beyond double precision: its eigendecomposition gave a NaN distance one
+# way round (a false overflow error), 17% off the other.
+ill_pair <- function(k, cond) {
+  spec <- function() exp(seq(0, -log(cond), length.out = k)[sample(k)])
+  lapply(1:2, function(i) { s <- with_spectrum(random_orthogonal(k), spec()); (s + t(s)) / 2 })
+}
+
+test_that("affine-invariant dist is symmetric and accurate for ill-conditioned pairs", {
+  P <- spd(3)
+  p <- diag(c(1, 1, 1e-10))
+  q <- structure(c(0.60875432673575, -0.550976603517363, -0.609216610148496, -0.550976603517363,
+                   0.517130112238186, 0.432643531073515, -0.609216610148496, 0.432643531073515,
+                   1.37411556112606), dim = c(3L, 3L))
+  # reference: the pencil's eigenvalues in 60-digit arithmetic (mpmath)
+  expect_equal(mfd_dist(P, p, q), 32.7826881597151, tolerance = 1e-7)
+  expect_equal(mfd_dist(P, q, p), 32.7826881597151, tolerance = 1e-7)
+  set.seed(2)
+  R <- random_orthogonal(3)
+  q2 <- R %*% diag(c(2, 1e-6, 0.5)) %*% t(R); q2 <- (q2 + t(q2)) / 2
+  p2 <- diag(c(1, 1, 1e-6))
+  expect_equal(mfd_dist(P, p2, q2), 19.6705262805294, tolerance = 1e-10)
+  expect_equal(mfd_dist(P, q2, p2), 19.6705262805294, tolerance = 1e-10)
+  set.seed(7)
+  for (cond in c(1e2, 1e6, 1e8, 1e10)) for (k in 2:7) {
+    P <- spd(k)
+    pq <- ill_pair(k, cond)
+    near <- pq[[1]] + 1e-3 * mfd_random_tangent(P, pq[[1]])
+    for (q in list(pq[[2]], (near + t(near)) / 2)) {
+      d1 <- mfd_dist(P, pq[[1]], q)
+      d2 <- mfd_dist(P, q, pq[[1]])
+      expect_true(is.finite(d1) && is.finite(d2))
+      expect_equal(d1, d2, tolerance = 1e-12, info = sprintf("k = %d, cond = %g", k, cond))
+      # the batch kernel (other matrix types, other rounding): to the conditioning
+      dm <- mfd_dist_matrix(P, array(q, c(k, k, 1)), array(pq[[1]], c(k, k, 1)))[1, 1]
+      expect_lt(abs(dm - d1), 64 * .Machine$double.eps * cond * max(1, d1))
+    }
+    expect_equal(mfd_dist(P, pq[[1]], pq[[1]]), 0, tolerance = 1e-8)
+  }
+})
+
+# Log-Euclidean transport is the identity in log coordinates, an isometry.
+# Near a singular q it went through q -> log_p(q) -> exp_p, which moves q's
+# small eigenvalues by eps / lambda_min relative; the norm at q weighs the
+# result by 1 / lambda_min (norm 3.13 came out 3078 at lambda_min = 1e-12).
+# What remains is the dense representation of a tangent at q: its component
+# along lambda_min is held to eps |w| / lambda_min, so the norm to ~eps cond(q).
+test_that("log-Euclidean transport preserves the norm near singular matrices", {
+  set.seed(5)
+  L <- spd(3, "log_euclidean")
+  for (lam in c(1e-6, 1e-8, 1e-10, 1e-12)) for (rep in 1:5) {
+    p <- diag(c(1, 1, lam))
+    q <- with_spectrum(random_orthogonal(3), c(2, lam, 0.5)); q <- (q + t(q)) / 2
+    w <- matrix(mfd_random_tangent(L, p, 1), 3)
+    tol <- 16 * .Machine$double.eps * kappa(q, exact = TRUE)
+    tw <- mfd_transport(L, p, q, w)
+    expect_equal(mfd_norm(L, q, tw), mfd_norm(L, p, w), tolerance = tol, info = sprintf("lambda = %g", lam))
+    expect_equal(mfd_transport(L, q, p, tw), w, tolerance = tol)
+  }
+})

@@ -3,6 +3,7 @@
 #ifndef DPMANIFOLD_SPD_HPP
 #define DPMANIFOLD_SPD_HPP
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -108,16 +109,28 @@ inline double log1p_ratio(double r) {
 inline double expm1_ratio(double x) {
   return std::fabs(x) < 1e-8 ? 1.0 + x / 2.0 : std::expm1(x) / x;
 }
+// (log x - log y) / (x - y) for x, y > 0, to a few eps whatever their
+// ratio. log1p((x - y) / y) loses the digits of 1 + (x - y) / y = x / y when
+// x << y (a relative error eps y / x: 1e-4 at 1e-12 : 1); so log1p only
+// for close values (x - y exact, Sterbenz), log(x / y) otherwise.
+inline double log_divdiff(double x, double y) {
+  const double lo = std::min(x, y), hi = std::max(x, y);
+  if (hi <= 2.0 * lo) return log1p_ratio((hi - lo) / lo) / lo;
+  const double r = hi / lo;
+  return (std::isfinite(r) ? std::log(r) : std::log(hi) - std::log(lo)) / (hi - lo);
+}
+// (exp a - exp b) / (a - b) = exp(max) expm1(-|a - b|) / -|a - b|: no
+// overflow of exp(a - b) when exp(max) itself fits.
+inline double exp_divdiff(double a, double b) {
+  return std::exp(std::max(a, b)) * expm1_ratio(-std::fabs(a - b));
+}
 // Daleckii-Krein: derivative of the matrix logarithm at p = U diag(d) U^T.
 template <class M>
 inline M dlog(const SymEig<M>& e, const M& H) {
   const int k = static_cast<int>(e.d.size());
   M Ht = e.U.transpose() * H * e.U;
   for (int j = 0; j < k; ++j)
-    for (int i = 0; i < k; ++i) {
-      double r = (e.d(i) - e.d(j)) / e.d(j);
-      Ht(i, j) *= log1p_ratio(r) / e.d(j);
-    }
+    for (int i = 0; i < k; ++i) Ht(i, j) *= log_divdiff(e.d(i), e.d(j));
   return symmetrize<M>(e.U * Ht * e.U.transpose());
 }
 // Derivative of the matrix exponential at X = U diag(a) U^T.
@@ -126,7 +139,7 @@ inline M dexp(const typename SymEig<M>::VecType& a, const M& U, const M& H) {
   const int k = static_cast<int>(a.size());
   M Ht = U.transpose() * H * U;
   for (int j = 0; j < k; ++j)
-    for (int i = 0; i < k; ++i) Ht(i, j) *= std::exp(a(j)) * expm1_ratio(a(i) - a(j));
+    for (int i = 0; i < k; ++i) Ht(i, j) *= exp_divdiff(a(i), a(j));
   return symmetrize<M>(U * Ht * U.transpose());
 }
 // Isotropic standard Gaussian symmetric matrix for the Frobenius product.
@@ -180,6 +193,111 @@ inline std::vector<M, Eigen::aligned_allocator<M>> sym_basis(int k) {
   return B;
 }
 
+// Inverse of the lower triangular g: forward substitution, column by column.
+template <class M>
+inline M lower_inverse(const M& g) {
+  const int k = static_cast<int>(g.rows());
+  M ginv = M::Zero(k, k);
+  for (int j = 0; j < k; ++j) {
+    ginv(j, j) = 1.0 / g(j, j);
+    for (int i = j + 1; i < k; ++i) {
+      double s = 0.0;
+      for (int l = j; l < i; ++l) s += g(i, l) * ginv(l, j);
+      ginv(i, j) = -s / g(i, i);
+    }
+  }
+  return ginv;
+}
+// A B for lower triangular A and B, in a fixed order of operations (the
+// same bits whichever matrix type holds them).
+template <class M>
+inline M lower_product(const M& A, const M& B) {
+  const int k = static_cast<int>(A.rows());
+  M C = M::Zero(k, k);
+  for (int j = 0; j < k; ++j)
+    for (int i = j; i < k; ++i) {
+      double s = 0.0;
+      for (int l = j; l <= i; ++l) s += A(i, l) * B(l, j);
+      C(i, j) = s;
+    }
+  return C;
+}
+// Singular values of A, ascending: one-sided (Hestenes) Jacobi, which
+// orthogonalises the columns by plane rotations. Each small singular value
+// comes out with a small relative error when A is a well-conditioned matrix
+// times a diagonal scaling (Demmel and Veselic 1992), and never squares the
+// condition number as an eigendecomposition of A^T A would.
+template <class M>
+inline ColOf<M> singular_values(M A) {
+  const int k = static_cast<int>(A.cols());
+  ColOf<M> s(k);
+  if (!A.allFinite()) return s.setConstant(std::numeric_limits<double>::quiet_NaN());
+  const double tol = std::numeric_limits<double>::epsilon();
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    bool rotated = false;
+    for (int i = 0; i + 1 < k; ++i)
+      for (int j = i + 1; j < k; ++j) {
+        double a = 0.0, b = 0.0, c = 0.0;  // plain loops: the same bits for every matrix type
+        for (int r = 0; r < k; ++r) {
+          a += A(r, i) * A(r, i);
+          b += A(r, j) * A(r, j);
+          c += A(r, i) * A(r, j);
+        }
+        if (!(std::fabs(c) > tol * std::sqrt(a) * std::sqrt(b))) continue;
+        rotated = true;
+        const double z = (b - a) / (2.0 * c);
+        const double t = std::fabs(z) > 1e150 ? 0.5 / z
+                                               : std::copysign(1.0, z) / (std::fabs(z) + std::sqrt(1.0 + z * z));
+        const double cs = 1.0 / std::sqrt(1.0 + t * t), sn = cs * t;
+        for (int r = 0; r < k; ++r) {
+          const double x = A(r, i), y = A(r, j);
+          A(r, i) = cs * x - sn * y;
+          A(r, j) = sn * x + cs * y;
+        }
+      }
+    if (!rotated) break;
+  }
+  for (int i = 0; i < k; ++i) {
+    double a = 0.0;
+    for (int r = 0; r < k; ++r) a += A(r, i) * A(r, i);
+    s(i) = std::sqrt(a);
+  }
+  std::sort(s.data(), s.data() + k);
+  return s;
+}
+// True when the factor 2^ea a a^T should whiten 2^eb b b^T rather than the
+// other way round: the better conditioned one (Cholesky diagonal ratio),
+// ties broken by the entries. A function of the unordered pair, so that
+// dist(p, q) and dist(q, p) run the same arithmetic.
+template <class M>
+inline bool whitens_first(const M& a, int ea, const M& b, int eb) {
+  const double ra = a.diagonal().minCoeff() / a.diagonal().maxCoeff();
+  const double rb = b.diagonal().minCoeff() / b.diagonal().maxCoeff();
+  if (ra != rb) return ra > rb;
+  if (ea != eb) return ea < eb;
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    if (a.data()[i] != b.data()[i]) return a.data()[i] < b.data()[i];
+  return true;
+}
+// Affine-invariant distance between 2^ea a a^T and 2^eb b b^T (a, b lower
+// triangular; ainv the inverse of a, or null: then computed if needed).
+// The log-eigenvalues of the pencil are 2 log sigma_i(a^-1 b) + (eb - ea)
+// log 2. An eigendecomposition of the whitened a^-1 b b^T a^-T resolves its
+// small eigenvalues only to eps times its largest (at condition 1e10 a
+// false NaN, or 17% off): the singular values of the factor a^-1 b span the
+// square root of that range, and one-sided Jacobi finds the small ones to
+// a small relative error. Which factor whitens is chosen from the pair
+// (whitens_first), so that dist(p, q) == dist(q, p) bit for bit.
+template <class M>
+inline double pair_dist(const M& a, const M* ainv, int ea, const M& b, int eb) {
+  const bool fwd = whitens_first<M>(a, ea, b, eb);
+  const M C = fwd ? lower_product<M>(ainv ? *ainv : lower_inverse<M>(a), b)
+                  : lower_product<M>(lower_inverse<M>(b), a);
+  ColOf<M> l = singular_values<M>(C).array().log();
+  l = 2.0 * l.array() + (fwd ? eb - ea : ea - eb) * M_LN2;
+  return robust_norm(l);
+}
+
 // p = 2^e g g^T with g lower triangular (Cholesky factor of p / 2^e, e
 // even and 0 unless p's entries are extreme: see scale_exponent); g^-1 is
 // kept, so that whitening and colouring are two small dense products each
@@ -195,17 +313,7 @@ struct AIFrame {
   // with_inverse = false when only color() will be used
   explicit AIFrame(const M& p, bool with_inverse = true) : e(scale_exponent(p)) {
     cholesky_lower<M>(e == 0 ? p : ldexp_mat(p, -e), g);
-    if (!with_inverse) return;
-    const int k = static_cast<int>(g.rows());
-    ginv = M::Zero(k, k);
-    for (int j = 0; j < k; ++j) {  // forward substitution, column by column
-      ginv(j, j) = 1.0 / g(j, j);
-      for (int i = j + 1; i < k; ++i) {
-        double s = 0.0;
-        for (int l = j; l < i; ++l) s += g(i, l) * ginv(l, j);
-        ginv(i, j) = -s / g(i, i);
-      }
-    }
+    if (with_inverse) ginv = lower_inverse(g);
   }
   // g^-1 X g^-T / 2^e = 2^shift * (returned matrix), symmetrised, with X
   // brought to moderate size first.
@@ -255,14 +363,13 @@ struct AIFrame {
     const int n = static_cast<int>(std::floor(log2_scale));
     return ldexp_mat<M>(C * std::exp((log2_scale - n) * M_LN2), n);
   }
-  // |Log(g^-1 Q g^-T)|_F with the scales of p and Q taken apart:
-  // g^-1 Q g^-T = 2^s W has log-eigenvalues log(w_i) + s log 2.
+  // |Log(g^-1 Q g^-T)|_F with the scales of p and Q taken apart, from the
+  // Cholesky factors of both (pair_dist: symmetric in p and Q).
   double dist_to(const M& Q) const {
-    int s = 0;
-    M W = whiten_split(Q, s);
-    typename SymEig<M>::VecType l = sym_eigenvalues<M>(W).array().log();
-    if (s != 0) l.array() += s * M_LN2;
-    return robust_norm(Vec(l));
+    const int eq = scale_exponent(Q);
+    M h;
+    cholesky_lower<M>(eq == 0 ? Q : ldexp_mat(Q, -eq), h);
+    return pair_dist<M>(g, &ginv, e, h, eq);
   }
 };
 
@@ -737,11 +844,27 @@ class SPDLogEuclideanT : public SPDMetricT<KMax, SPDLogEuclideanT<KMax>> {
     M B = spd_ops::dlog(e, mat(v));
     return A.cwiseProduct(B).sum();
   }
+  // Identity in log coordinates: w -> dExp_{Log q}(dlog_p(w)). The
+  // endpoint enters through Log q, taken from q itself (transport) or from
+  // Log p + dlog_p(v) (transport_along), never through a round trip
+  // q -> log_p(q) -> exp_p: near a singular q that round trip moves its
+  // small eigenvalues by eps / lambda_min relative (1e-3 at condition 1e12),
+  // and the transported vector, whose norm at q weighs its components by
+  // up to 1 / lambda_min, with them (norm 3.13 came out 3078).
+  // What remains is the representation of the result: a dense tangent at q
+  // holds its component along a small eigenvalue lambda to eps |w| / lambda
+  // only, so the norm is preserved to ~eps cond(q) (1e-4 at cond 1e12).
+  Vec transport(const Vec& p, const Vec& q, const Vec& w) const override {
+    M H = spd_ops::dlog(spd_ops::sym_eig<M>(mat(p)), mat(w));
+    auto eq = spd_ops::sym_eig<M>(mat(q));
+    return spd_ops::as_vec(spd_ops::dexp<M>(eq.d.array().log(), eq.U, H));
+  }
   Vec transport_along(const Vec& p, const Vec& v, const Vec& w) const override {
     auto ep = spd_ops::sym_eig<M>(mat(p));
     M H = spd_ops::dlog(ep, mat(w));
-    auto eq = spd_ops::sym_eig<M>(mat(exp(p, v)));
-    return spd_ops::as_vec(spd_ops::dexp<M>(eq.d.array().log(), eq.U, H));
+    M X = spd_ops::sym_fun(ep, [](double x) { return std::log(x); }) + spd_ops::dlog(ep, mat(v));
+    auto ex = spd_ops::sym_eig<M>(spd_ops::symmetrize<M>(X));  // X = Log exp_p(v)
+    return spd_ops::as_vec(spd_ops::dexp<M>(ex.d, ex.U, H));
   }
   Vec jacobi_apply(const Vec& p, const Vec& v, const Vec& w,
                    const SpectralFn& f) const override {
