@@ -33,9 +33,10 @@
 # else net_cover_small).
 # Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
 # the release's noise falls below the least-squares fit's own sampling
-# error, and where n epsilon reaches precise_neps (times
-# sqrt(d (d + 1) / 2)) below the bias a round at the 0.6-quantile leaves (a
-# fixed share of its start's error); there what the rounds leave of the
+# error, and where n epsilon reaches precise_neps (times d / 2 from d = 2:
+# a round's noise grows like d) below the bias a round at the 0.6-quantile
+# leaves (a share of its start's error; the threshold is measured, on
+# d = 1 and 2); there what the rounds leave of the
 # start's bias decides (proof section 3, "Precise rounds"):
 # the refining rounds then clip at precise_quantile on a grid of
 # precise_levels, one round more follows from extra_round_esqn, and each
@@ -50,7 +51,7 @@
                       net_clip_wide = 0.5, net_margin = 4, localise_net = 0.55, net_spacing = 100, net_tail = 7,
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
-                      precise_esqn = 50, precise_neps = 600, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
+                      precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
                       gap_safety = 1.5)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
@@ -180,10 +181,11 @@ gauss_newton_plan <- function(M, n, eps, r, tau, R0, V0) {
   # (a round's noise grows like sqrt(d (d + 1)) / (n epsilon) and the
   # clipped fit's gap like sqrt(d / n): their ratio goes like
   # epsilon sqrt(n) / sqrt(d + 1), normalised to epsilon sqrt(n) at d = 1;
-  # the bias a round leaves does not fall with n: against it the noise's
-  # n epsilon / sqrt(d (d + 1) / 2) decides)
+  # the bias a round leaves does not fall with n: against it n epsilon
+  # decides, at a threshold measured on d = 1 and 2 and raised like the
+  # noise, d / 2, above (proof section 3))
   esqn <- eps * sqrt(n) / sqrt((d + 1) / 2)
-  precise <- clip && (esqn >= g$precise_esqn || n * eps / sqrt(d * (d + 1) / 2) >= g$precise_neps)
+  precise <- clip && (esqn >= g$precise_esqn || n * eps >= g$precise_neps * max(1, d / 2))
   if (precise && esqn >= g$extra_round_esqn) k <- k + 1L
   q <- if (precise) g$precise_quantile else g$quantile
   levels <- if (precise) g$precise_levels else g$levels

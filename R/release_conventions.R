@@ -202,12 +202,11 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' `parm` is `"p"`, `"v"` or both (or their indices 1 and 2). They hold the least-squares fit of the
 #' clipped data at about their level: at 0.9, 0.91-1.00 on spheres and
 #' SPD(2) with even designs and one bunched in the lower 40% of the range,
-#' 0.97-0.99 on `euclidean()` (300 releases each). From n epsilon of about
-#' 1000 (on S^2; 600 on the line) the rounds clip nearer least squares
-#' ("precise rounds"), which took the velocity's ball at n = 3000, epsilon
-#' = 1 from 0.13 to 1.00; just below that, at n = 1000 and epsilon = 1, it
-#' covered 0.83 and the band at the ends of the range 0.77 (S^2, residual
-#' sd 0.03, 30 releases). The model is approximate (proof section 3 of
+#' 0.97-0.99 on `euclidean()` (300 releases each). From n epsilon = 1200
+#' (times d / 2 above dimension 2) the rounds clip nearer least squares ("precise rounds"), which took the
+#' velocity's ball at n = 3000, epsilon = 1 from 0.13 to 1.00; just below
+#' that, at n = 1000 and epsilon = 1, it covered 0.83 and the band at the
+#' ends of the range 0.77 (S^2, residual sd 0.03, 30 releases). The model is approximate (proof section 3 of
 #' `system.file("proofs", "regression-gauss-newton.md", package =
 #' "dpmanifold")`): when the net's draw is the release (small n epsilon), a
 #' design bunched on one side covered 0.84 at the far end of the range. The

@@ -67,7 +67,7 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_named(m3$stages, c("design", "moments"))
   # a first round whose public error exceeds 2 tau: a second refining round
   # (epsilon sqrt(n) / sqrt((d + 1) / 2) = 40.0, below the first precise
-  # rule; n epsilon / sqrt(d (d + 1) / 2) = 3266 reaches the second)
+  # rule; n epsilon = 8000 reaches the second, 1200 x 3 / 2)
   m5 <- regression_mechanism(S3, n = 20000, epsilon = 0.4, tau = 1e-4, center = ctr, radius = 0.45, x_range = c(0, 1))
   expect_named(m5$stages, c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2"))
   expect_equal(sum(m5$privacy$split), 0.4)
@@ -77,9 +77,9 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_named(m6$stages, c(names(m5$stages), "clip3", "refine3"))
   expect_match(m6$stages$clip3$detail, "0.9-quantile", fixed = TRUE)
   expect_match(m5$stages$clip2$detail, "0.9-quantile", fixed = TRUE)
-  # the second rule alone: n epsilon / sqrt(6) = 653 (epsilon sqrt(n)
-  # normalised 25.3) gives precise rounds, 163 (9.0) does not
-  expect_match(regression_mechanism(S3, n = 2000, epsilon = 0.8, tau = 0.05, center = ctr, radius = 0.45,
+  # the second rule alone: n epsilon = 2000 (epsilon sqrt(n) normalised
+  # 31.6) gives precise rounds, 400 (9.0) does not
+  expect_match(regression_mechanism(S3, n = 2000, epsilon = 1, tau = 0.05, center = ctr, radius = 0.45,
                                     x_range = c(0, 1))$stages$clip$detail, "0.9-quantile", fixed = TRUE)
   expect_match(regression_mechanism(S3, n = 1000, epsilon = 0.4, tau = 0.05, center = ctr, radius = 0.45,
                                     x_range = c(0, 1))$stages$clip$detail, "0.6-quantile", fixed = TRUE)
