@@ -8,6 +8,8 @@
 #include <cmath>
 #include <vector>
 
+#include <Eigen/SVD>
+
 #include "manifold.hpp"
 #include "sym_eigen.hpp"
 
@@ -228,6 +230,7 @@ inline M lower_product(const M& A, const M& B) {
 // comes out with a small relative error when A is a well-conditioned matrix
 // times a diagonal scaling (Demmel and Veselic 1992), and never squares the
 // condition number as an eigendecomposition of A^T A would.
+constexpr int kJacobiSvdMax = 32;
 template <class M>
 inline ColOf<M> singular_values(M A) {
   const int k = static_cast<int>(A.cols());
@@ -294,7 +297,19 @@ inline double pair_dist(const M& a, const M* ainv, int ea, const M& b, int eb) {
   const bool fwd = whitens_first<M>(a, ea, b, eb);
   const M C = fwd ? lower_product<M>(ainv ? *ainv : lower_inverse<M>(a), b)
                   : lower_product<M>(lower_inverse<M>(b), a);
-  ColOf<M> l = singular_values<M>(C).array().log();
+  // (from k = 33 one-sided Jacobi, O(sweeps k^3), cost 6.7 times Eigen's
+  // eigendecomposition already at k = 300: there divide-and-conquer SVD,
+  // relative accuracy eps cond(C) instead of eps, still without squaring
+  // the condition as before; symmetric, as C is)
+  ColOf<M> l;
+  if (C.cols() <= kJacobiSvdMax) {
+    l = singular_values<M>(C).array().log();
+  } else {
+    const Eigen::MatrixXd Cd = C;
+    Eigen::BDCSVD<Eigen::MatrixXd> svd(Cd);
+    Eigen::VectorXd sv = svd.singularValues();
+    l = sv.array().log().matrix();
+  }
   l = 2.0 * l.array() + (fwd ? eb - ea : ea - eb) * M_LN2;
   return robust_norm(l);
 }
