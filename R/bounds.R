@@ -61,7 +61,7 @@ release_layout <- function(M, X, arg, call = sys.call(-1)) {
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
     X <- tryCatch(prep(M, X, degenerate = "zero"), dpmanifold_error = function(e) {
-      if (inherits(e, "dpmanifold_interrupted")) stop(e)
+      pass_interrupt(e)
       abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call)
     })
   }
@@ -125,7 +125,10 @@ check_radius_resolved <- function(M, center, radius, call = sys.call(-1)) {
   V <- sweep(U[, use, drop = FALSE], 2L, radius / len[use], `*`)
   if (!all(is.finite(V))) return(invisible(radius))
   d <- tryCatch(cpp_dist(M, C[, use, drop = FALSE], cpp_binary_op(M, "exp", C[, use, drop = FALSE], V)),
-                error = function(e) NULL)
+                error = function(e) {
+                  pass_interrupt(e)
+                  NULL
+                })
   if (any(d < radius / 2, na.rm = TRUE)) {
     abort_arg("radius", sprintf(paste0(
       "is %.3g, below what double precision resolves around `center` on %s: points of the ball round to ",

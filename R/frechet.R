@@ -66,7 +66,7 @@ as_data_points <- function(M, X, arg, call = sys.call(-1)) {
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
     X <- tryCatch(prep(M, X), dpmanifold_error = function(e) {
-      if (inherits(e, "dpmanifold_interrupted")) stop(e)
+      pass_interrupt(e)
       abort_arg(arg, sub("^`[^`]*` ", "", conditionMessage(e)), call)
     })
   }

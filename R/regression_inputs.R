@@ -101,10 +101,10 @@ resolve_regression_epsilon <- function(epsilon, method, call = sys.call(-1)) {
 # Non-private fit with the centred covariate (p at mid-range, v the change
 # over the range), its residual norms.
 regression_fit_centred <- function(M, t, Y, call = sys.call(-1)) {
-  # (an interrupt or a time limit stays what it is; re-signalled from the
-  # one handler, since a sibling handler of the same tryCatch would catch it)
+  # (re-signalled from the one handler: a sibling handler of the same
+  # tryCatch would catch it)
   f <- tryCatch(cpp_regression_fit(M, t, Y, NULL, NULL, 1000L, 1e-10), error = function(e) {
-    if (inherits(e, "dpmanifold_interrupted")) stop(e)
+    pass_interrupt(e)
     abort_arg("x", sprintf("gives no non-private fit (%s)", conditionMessage(e)), call)
   })
   Fit <- cpp_binary_op(M, "exp", matrix(f$p), sweep(matrix(f$v, length(f$v), ncol(Y)), 2, t, `*`))

@@ -216,7 +216,7 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
 # Non-private facts for studies (return_nonprivate = TRUE only).
 regression_nonprivate <- function(M, cv, Y, p, v, width) {
   f <- tryCatch(regression_fit_centred(M, cv$t, Y), dpmanifold_error = function(e) {
-    if (inherits(e, "dpmanifold_interrupted")) stop(e)
+    pass_interrupt(e)
     NULL
   })
   out <- list(clipped = c(y = attr(Y, "clipped") %||% 0, x = cv$clamped))

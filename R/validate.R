@@ -3,6 +3,10 @@
 # argument; a result that double precision cannot hold raises the subclass
 # `dpmanifold_not_representable`.
 
+# In a handler that turns a package error into another: an interrupt or
+# an expired time limit (dpmanifold_interrupted) is passed on as it is.
+pass_interrupt <- function(e) if (inherits(e, "dpmanifold_interrupted")) stop(e)
+
 abort_arg <- function(arg, msg, call = sys.call(-1), class = NULL) {
   cond <- structure(
     class = c(class, "dpmanifold_error", "error", "condition"),
