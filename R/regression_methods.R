@@ -276,7 +276,7 @@ predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1), arg
   at <- function(s) {
     t <- (s - x_range[1]) / (x_range[2] - x_range[1])
     Vt <- check_representable(M, sweep(matrix(V[, 1], nrow(V), length(t)), 2, t, `*`), arg, "tangent", call)
-    check_representable(M, cpp_binary_op(M, "exp", P, Vt), arg, "point", call)
+    check_representable(M, cpp_binary_op(M, "exp", P, Vt), arg, "output", call)
   }
   out <- from_ambient(M, at_values_or_na(M, s, at), single = length(s) == 1L)
   if (!is.null(names(s)) && !is_matrix_layout(M)) {

@@ -69,7 +69,7 @@ release_geodesic_at <- function(M, g, s, call = sys.call(-1)) {
   t <- s - g$x0
   Vt <- check_representable(M, g$V[, 1] * rep(t, each = nrow(g$V)), "newdata", "tangent", call)
   dim(Vt) <- c(nrow(g$V), length(t))
-  check_representable(M, cpp_binary_op(M, "exp", g$P, Vt), "newdata", "point", call)
+  check_representable(M, cpp_binary_op(M, "exp", g$P, Vt), "newdata", "output", call)
 }
 
 # The numbers summary() formats: sensitivity and sigma (named numbers,

@@ -301,6 +301,25 @@ test_that("hostile input on hyperbolic(d) raises classed errors naming the argum
                                center = o2, radius = 200), class = "dpmanifold_not_representable")
 })
 
+test_that("predictions beyond x0 = 1e12 are refused as mfd_exp() refuses them", {
+  # predict() extrapolates along the geodesic; far out it would return a
+  # point that mfd_dist() and every other function then refuses (x0 5e12 at
+  # distance 30 from the origin: fewer than 4 digits left)
+  set.seed(3)
+  x <- runif(40)
+  Y <- mfd_exp(H2, o2, outer(x - 0.5, c(0, 1, 0)))
+  fit <- geodesic_regression(H2, x, Y, x_range = c(0, 1))
+  expect_true(mfd_belongs(H2, predict(fit, 20), 1e-6))         # distance about 19.5
+  e <- tryCatch(predict(fit, c(0.5, 40)), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_not_representable")
+  expect_identical(e$arg, "newdata")
+  rel <- dp_geodesic_regression(H2, x, Y, epsilon = 5, tau = 0.2, center = o2, radius = 1, x_range = c(0, 1))
+  expect_true(mfd_belongs(H2, predict(rel, 0.5), 1e-9))
+  e <- tryCatch(predict(rel, c(0.5, 1e4)), dpmanifold_error = function(e) e)
+  expect_s3_class(e, "dpmanifold_not_representable")
+  expect_identical(e$arg, "newdata")
+})
+
 test_that("Poincare ball and half-plane conversions are inverse isometries", {
   set.seed(21)
   X <- mfd_random_point(H2, 20)
