@@ -205,8 +205,9 @@ register_s3_method <- function(pkg, generic, class, fun) {
 #' 0.97-0.99 on `euclidean()` (300 releases each). From n epsilon = 1200
 #' (times d / 2 above dimension 2) the rounds clip nearer least squares ("precise rounds"), which took the
 #' velocity's ball at n = 3000, epsilon = 1 from 0.13 to 1.00; just below
-#' that, at n = 1000 and epsilon = 1, it covered 0.83 and the band at the
-#' ends of the range 0.77 (S^2, residual sd 0.03, 30 releases). The model is approximate (proof section 3 of
+#' that, at n = 1000 and epsilon = 1, it covered 0.88-0.94 and the band at
+#' each end of the range 0.89-0.95 (S^2, residual sd 0.03, three data sets,
+#' 80 releases each; both ends at once 0.81-0.88). The model is approximate (proof section 3 of
 #' `system.file("proofs", "regression-gauss-newton.md", package =
 #' "dpmanifold")`): when the net's draw is the release (small n epsilon), a
 #' design bunched on one side covered 0.84 at the far end of the range. The
