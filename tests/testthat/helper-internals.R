@@ -26,6 +26,8 @@ dpm <- local({
                    "ssp_release_split", "split_design_barycentric", "regression_release_curve"),
     # the mechanism builders (a mechanism rebuilt from forged inputs)
     mechanism = c("build_frechet_mechanism", "build_regression_mechanism"),
+    # the private ball's stages (bounds_share), checked against their laws
+    private_ball = c("private_ball_stages", ".private_ball", "max_radius"),
     # where a release keeps the values its private stages drew (swapped
     # between neighbours, which may differ in them)
     release = "with_private_draws")
