@@ -15,6 +15,7 @@
 np_manifolds <- function() {
   K <- kendall_shape(5)
   pk <- as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5))
+  uk <- mfd_project(K, pk, matrix(c(0, 0, 0, 0, 1, 1, 0, 0, 0, -1), 5))
   list(
     # far: an extreme but valid response for the neighbour's moved record
     sphere = list(M = sphere(2), center = c(0, 0, 1), v = c(0.5, 0.2, 0), radius = 0.45, far = c(0, 0, -1)),
@@ -23,10 +24,9 @@ np_manifolds <- function() {
     spd_le = list(M = spd(2, metric = "log_euclidean"), center = diag(2), v = matrix(c(0.4, 0.1, 0.1, -0.2), 2),
                   radius = 0.6, far = diag(c(1e-150, 1e150))),
     # (Kendall: a shape near the space's diameter pi / 2 from the centre)
-    kendall = list(M = K, center = pk, v = mfd_project(K, pk, matrix(c(0.2, 0, -0.1, 0.1, 0, 0, 0.1, 0, -0.1, 0.05), 5)),
-                   radius = 0.35,
-                   far = mfd_exp(K, pk, 1.5 * mfd_project(K, pk, matrix(c(0, 0, 0, 0, 1, 1, 0, 0, 0, -1), 5)) /
-                                   mfd_norm(K, pk, mfd_project(K, pk, matrix(c(0, 0, 0, 0, 1, 1, 0, 0, 0, -1), 5))))),
+    kendall = list(M = K, center = pk, radius = 0.35,
+                   v = mfd_project(K, pk, matrix(c(0.2, 0, -0.1, 0.1, 0, 0, 0.1, 0, -0.1, 0.05), 5)),
+                   far = mfd_exp(K, pk, 1.5 * uk / mfd_norm(K, pk, uk))),
     # (H^2: distance 28 from the origin, near the x0 <= 1e12 that
     # hyperbolic() accepts)
     hyperbolic = list(M = hyperbolic(2), center = c(1, 0, 0), v = c(0, 0.5, 0.2), radius = 0.6,
