@@ -153,7 +153,10 @@ mfd_belongs <- function(M, p, tol = 1e-8) {
 #' `mfd_random_point()` samples a spread-out reference law: standard
 #' Gaussian on `euclidean()`, uniform on `sphere()` and on Kendall's shape
 #' space (preshape of an iid Gaussian configuration), and the matrix
-#' exponential of a standard Gaussian symmetric matrix on `spd()`, the
+#' exponential of a standard Gaussian symmetric matrix on `spd(k)`, scaled
+#' by `4 / sqrt(k)` when k > 16 (so that the condition number stays near
+#' 1e5 instead of growing like `exp(2 sqrt(2 k))`: 1e17 at k = 200, a
+#' matrix [spd()] refuses as numerically singular), the
 #' exponential at the origin of a standard Gaussian tangent vector on
 #' `hyperbolic(d)`, scaled by `4 / sqrt(d)` when d > 16 (so that points stay
 #' at distance about 4 from the origin, which [hyperbolic()] accepts as
@@ -180,15 +183,22 @@ mfd_random_point <- function(M, n = 1) {
   from_ambient(M, random_points(M, n), single = n == 1L)
 }
 
-# The reference law of mfd_random_point(): the core's, except on
-# hyperbolic(d) with d > 16, where the standard Gaussian tangent vector at
-# the origin (length ~ sqrt(d)) is scaled by 4 / sqrt(d). Unscaled, a point
-# lies near distance sqrt(d) from the origin, x0 ~ e^sqrt(d) / 2: beyond
-# the 1e12 that hyperbolic() accepts as input from d ~ 800, Inf from
-# d ~ 5e5. For d <= 16 the law (and set.seed() reproducibility) is unchanged.
+# The reference law of mfd_random_point(): the core's, except in high
+# dimension, where the standard Gaussian tangent vector at the origin is
+# scaled so that the points stay ones the package accepts as input:
+# - hyperbolic(d), d > 16: by 4 / sqrt(d). Unscaled, a point lies near
+#   distance sqrt(d) from the origin, x0 ~ e^sqrt(d) / 2: beyond the 1e12
+#   that hyperbolic() accepts as input from d ~ 800, Inf from d ~ 5e5.
+# - spd(k), k > 16: by 4 / sqrt(k). Unscaled, the symmetric matrix's
+#   eigenvalues fill +-sqrt(2 k) (the semicircle law), so the point's
+#   condition number is about e^(2 sqrt(2 k)): 1e17 at k = 200, which the
+#   package refuses as numerically singular. Scaled, they stay within about
+#   +-5.7, as at k = 16 (condition number about 1e5).
+# For smaller sizes the law (and set.seed() reproducibility) is unchanged.
 random_points <- function(M, n) {
-  if (!inherits(M, "hyperbolic") || M$size <= 16L) return(cpp_random_point(M, n))
-  o <- matrix(c(1, numeric(M$size)))
+  big <- (inherits(M, "hyperbolic") || inherits(M, "spd")) && M$size > 16L
+  if (!big) return(cpp_random_point(M, n))
+  o <- if (inherits(M, "spd")) matrix(as.vector(diag(M$size))) else matrix(c(1, numeric(M$size)))
   V <- cpp_random_tangent(M, o, n) * (4 / sqrt(M$size))
   check_representable(M, cpp_binary_op(M, "exp", o, V), "n", "output")
 }

@@ -121,6 +121,22 @@ test_that("the energy law's chain stops at a time limit within a few of its step
   expect_lt(r$seconds, 6)
 })
 
+test_that("a time limit stops one large SPD operation inside its eigendecomposition and products", {
+  skip_on_cran()
+  # one point of spd(1200) is seconds of O(k^3) work (the eigendecomposition
+  # and the products of the frame); a limit was honoured only between points:
+  # mfd_random_point(spd(1500), 1) ran 16 s past a 1 s limit
+  set.seed(16)
+  r <- time_limited(mfd_random_point(spd(1200), 1), 0.3)
+  expect_s3_class(r$condition, "dpmanifold_interrupted")
+  expect_lt(r$seconds, 2.5)
+  M <- spd(600, metric = "log_euclidean")
+  X <- mfd_random_point(M, 2)
+  r <- time_limited(for (i in 1:50) mfd_log(M, X[, , 1], X[, , 2]), 0.3)
+  expect_s3_class(r$condition, "dpmanifold_interrupted")
+  expect_lt(r$seconds, 2.5)
+})
+
 test_that("setTimeLimit() stops a parallel pass over data with an error", {
   skip_on_cran()
   set.seed(13)

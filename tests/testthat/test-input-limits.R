@@ -72,3 +72,20 @@ test_that("rkng() takes what clip_to_ball() returns, at small radii too", {
     expect_no_error(rkng(M, 1, X, sigma = 1e-8, center = p, radius = 1e-8))
   }
 })
+
+test_that("mfd_random_point() on spd(k) returns points the package accepts, at every k", {
+  # the exponential of a standard Gaussian symmetric matrix has condition
+  # number about exp(2 sqrt(2 k)): at k = 200 mfd_random_point() returned
+  # matrices that mfd_dist() refused as numerically singular
+  set.seed(17)
+  for (k in c(3L, 16L, 17L, 200L, 400L)) {
+    for (metric in c("affine_invariant", "log_euclidean")) {
+      M <- spd(k, metric = metric)
+      X <- mfd_random_point(M, 2)
+      expect_true(all(mfd_belongs(M, X)), label = paste(k, metric))
+      ev <- eigen(X[, , 1], symmetric = TRUE, only.values = TRUE)$values
+      expect_lt(log10(max(ev) / min(ev)), 6.5, label = paste(k, metric))
+      expect_true(is.finite(mfd_dist(M, X[, , 1], X[, , 2])), label = paste(k, metric))
+    }
+  }
+})

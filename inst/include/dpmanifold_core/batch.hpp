@@ -7,7 +7,8 @@
 // bit whatever the number of threads, so set.seed() reproduces a release on
 // any machine. Nothing here draws random numbers (the host's generator is
 // called on the calling thread only), and interrupts are polled on the
-// calling thread between rounds of chunks (interrupt.hpp).
+// calling thread between rounds of chunks, and inside a round that runs
+// there alone (interrupt.hpp).
 //
 // Threads: OpenMP when the host compiles with it (R: SHLIB_OPENMP_CXXFLAGS),
 // otherwise one. set_threads() sets the number (the R glue reads
@@ -94,23 +95,27 @@ void for_chunks(Eigen::Index n, Eigen::Index chunk, double point_cost, Body&& bo
         }
       }
     };
-    {
-      SuspendPolling quiet;  // no checker on any thread inside the region
-      // One thread never enters an OpenMP region: a process forked after a
-      // parallel pass (parallel::mclapply) runs with one thread (the host
-      // sets it, see set_threads()), and the runtime's thread pool, which
-      // does not survive fork(), is then never touched.
+    // One thread never enters an OpenMP region: a process forked after a
+    // parallel pass (parallel::mclapply) runs with one thread (the host
+    // sets it, see set_threads()), and the runtime's thread pool, which
+    // does not survive fork(), is then never touched. A round run on the
+    // calling thread alone keeps polling inside the body (a round of one
+    // chunk of large SPD points is seconds of eigendecompositions, which
+    // poll) and stops at the first chunk that throws.
+    auto serial = [&]() {
+      for (Eigen::Index c = c0; c < c1 && !error; ++c) run(c);
+    };
 #ifdef _OPENMP
-      if (nt > 1 && c1 - c0 > 1) {
+    if (nt > 1 && c1 - c0 > 1) {
+      SuspendPolling quiet;  // no checker on any thread inside the region
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-        for (Eigen::Index c = c0; c < c1; ++c) run(c);
-      } else {
-        for (Eigen::Index c = c0; c < c1; ++c) run(c);
-      }
-#else
       for (Eigen::Index c = c0; c < c1; ++c) run(c);
-#endif
+    } else {
+      serial();
     }
+#else
+    serial();
+#endif
     (void)nt;
     if (error) std::rethrow_exception(error);
     poll_interrupt(point_cost * static_cast<double>(std::min(n, c1 * chunk) - c0 * chunk));

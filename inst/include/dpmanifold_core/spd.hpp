@@ -282,14 +282,14 @@ class SPDAffineInvariantT : public SPDMetricT<KMax, SPDAffineInvariantT<KMax>> {
     auto e = spd_ops::sym_eig<M>(g.whiten(mat(v)));
     double L = robust_norm(Vec(e.d));
     int sw = 0;
-    M Wt = e.U.transpose() * g.whiten_split(mat(w), sw) * e.U;
+    M Wt = spd_ops::mul<M>(spd_ops::mul<M>(e.U.transpose(), g.whiten_split(mat(w), sw)), e.U);
     for (int j = 0; j < k_; ++j)
       for (int i = 0; i < k_; ++i) {
         double gap = e.d(i) - e.d(j);
         double mu = L > 0 ? -gap * gap / (4.0 * L * L) : 0.0;
         Wt(i, j) *= f(mu, L);
       }
-    return spd_ops::as_vec(g.color(e.U * Wt * e.U.transpose(), sw));
+    return spd_ops::as_vec(g.color(spd_ops::mul<M>(spd_ops::mul<M>(e.U, Wt), e.U.transpose()), sw));
   }
   // Batch kernels: one frame at p per block; per point a whitening, an
   // eigendecomposition and a colouring, in the batch matrix type.
@@ -460,7 +460,8 @@ class SPDLogEuclideanT : public SPDMetricT<KMax, SPDLogEuclideanT<KMax>> {
     MK L;                  // Log p
     explicit LogFrom(const MK& p) : e(spd_ops::sym_eig<MK>(p)) {
       a = e.d.array().log();
-      L = e.U * a.asDiagonal() * e.U.transpose();
+      const MK A = e.U * a.asDiagonal();
+      L = spd_ops::mul<MK>(A, e.U.transpose());
     }
     static MK mat_log(const MK& q) {
       return spd_ops::sym_fun(spd_ops::sym_eig<MK>(q), [](double x) { return std::log(x); });

@@ -25,6 +25,27 @@ using MatUpTo = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, KMax, K
 template <class M>
 using ColOf = Eigen::Matrix<double, M::RowsAtCompileTime, 1, 0, M::MaxRowsAtCompileTime, 1>;
 
+// A * B as a matrix of type M. From k = kPolledProduct at sizes known only
+// at run time, in blocks of 64 columns with an interrupt poll after each
+// (interrupt.hpp): a single product takes about a second at k = 1500, and
+// every SPD operation takes several.
+constexpr Eigen::Index kPolledProduct = 128;
+template <class M, class DA, class DB>
+inline M mul(const DA& A, const DB& B) {
+  if (M::RowsAtCompileTime != Eigen::Dynamic || A.rows() < kPolledProduct) {
+    M C = A * B;
+    return C;
+  }
+  M C(A.rows(), B.cols());
+  constexpr Eigen::Index w = 64;
+  for (Eigen::Index j = 0; j < B.cols(); j += w) {
+    const Eigen::Index b = std::min<Eigen::Index>(w, B.cols() - j);
+    C.middleCols(j, b).noalias() = A * B.middleCols(j, b);
+    poll_interrupt(2.0 * static_cast<double>(A.rows()) * static_cast<double>(A.cols()) * static_cast<double>(b));
+  }
+  return C;
+}
+
 template <class M>
 struct SymEig {
   using VecType = ColOf<M>;
@@ -90,7 +111,8 @@ inline typename SymEig<M>::VecType sym_eigenvalues(const M& A) {
 template <class M, class F>
 inline M sym_fun(const SymEig<M>& e, F f) {
   typename SymEig<M>::VecType fd = e.d.unaryExpr(f);
-  return e.U * fd.asDiagonal() * e.U.transpose();
+  const M A = e.U * fd.asDiagonal();
+  return mul<M>(A, e.U.transpose());
 }
 template <class M>
 inline M as_mat(const Vec& v, int k) { return Eigen::Map<const M>(v.data(), k, k); }
@@ -131,19 +153,19 @@ inline double exp_divdiff(double a, double b) {
 template <class M>
 inline M dlog(const SymEig<M>& e, const M& H) {
   const int k = static_cast<int>(e.d.size());
-  M Ht = e.U.transpose() * H * e.U;
+  M Ht = mul<M>(mul<M>(e.U.transpose(), H), e.U);
   for (int j = 0; j < k; ++j)
     for (int i = 0; i < k; ++i) Ht(i, j) *= log_divdiff(e.d(i), e.d(j));
-  return symmetrize<M>(e.U * Ht * e.U.transpose());
+  return symmetrize<M>(mul<M>(mul<M>(e.U, Ht), e.U.transpose()));
 }
 // Derivative of the matrix exponential at X = U diag(a) U^T.
 template <class M>
 inline M dexp(const typename SymEig<M>::VecType& a, const M& U, const M& H) {
   const int k = static_cast<int>(a.size());
-  M Ht = U.transpose() * H * U;
+  M Ht = mul<M>(mul<M>(U.transpose(), H), U);
   for (int j = 0; j < k; ++j)
     for (int i = 0; i < k; ++i) Ht(i, j) *= exp_divdiff(a(i), a(j));
-  return symmetrize<M>(U * Ht * U.transpose());
+  return symmetrize<M>(mul<M>(mul<M>(U, Ht), U.transpose()));
 }
 // Isotropic standard Gaussian symmetric matrix for the Frobenius product.
 template <class M>
@@ -336,8 +358,8 @@ struct AIFrame {
   M whiten_split(const M& X, int& shift) const {
     const int ex = scale_exponent(X);
     shift = ex - e;
-    M A = ginv * (ex == 0 ? X : ldexp_mat(X, -ex));
-    return symmetrize<M>(A * ginv.transpose());
+    M A = ex == 0 ? mul<M>(ginv, X) : mul<M>(ginv, ldexp_mat(X, -ex));
+    return symmetrize<M>(mul<M>(A, ginv.transpose()));
   }
   // p^-1/2 X p^-1/2 in the Cholesky frame, symmetrised
   M whiten(const M& X) const {
@@ -347,17 +369,17 @@ struct AIFrame {
   }
   // 2^(e + shift) g X g^T, symmetrised
   M color(const M& X, int shift = 0) const {
-    M A = g * X;
-    M C = symmetrize<M>(A * g.transpose());
+    M A = mul<M>(g, X);
+    M C = symmetrize<M>(mul<M>(A, g.transpose()));
     return e + shift == 0 ? C : ldexp_mat(C, e + shift);
   }
   // 2^e g f(X) g^T for X = U diag(d) U^T: (g U) f(d) (g U)^T
   template <class F>
   M color_fun(const SymEig<M>& eig, F f) const {
-    M W = g * eig.U;
+    M W = mul<M>(g, eig.U);
     typename SymEig<M>::VecType fd = eig.d.unaryExpr(f);
     M A = W * fd.asDiagonal();
-    M C = symmetrize<M>(A * W.transpose());
+    M C = symmetrize<M>(mul<M>(A, W.transpose()));
     return e == 0 ? C : ldexp_mat(C, e);
   }
   // 2^e g Exp(X) g^T. When exp of the largest eigenvalue would overflow
@@ -368,11 +390,11 @@ struct AIFrame {
     const double top = eig.d.maxCoeff();
     if (e == 0 && top <= 700.0) return color_fun(eig, [](double x) { return std::exp(x); });
     if (!std::isfinite(top)) return color_fun(eig, [](double x) { return std::exp(x); });
-    M W = g * eig.U;
+    M W = mul<M>(g, eig.U);
     typename SymEig<M>::VecType fd =
         eig.d.unaryExpr([top](double x) { return std::exp(x - top); });
     M A = W * fd.asDiagonal();
-    M C = symmetrize<M>(A * W.transpose());
+    M C = symmetrize<M>(mul<M>(A, W.transpose()));
     // scale 2^e e^top = 2^n e^r with n integer
     const double log2_scale = e + top / M_LN2;
     if (!(std::fabs(log2_scale) < 1e6)) return C * (log2_scale > 0 ? HUGE_VAL : 0.0);

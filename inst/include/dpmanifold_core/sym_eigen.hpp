@@ -6,7 +6,9 @@
 // SelfAdjointEigenSolver from 3x3 to 6x6 and 3x at 2x2
 // (bench/small_kernels.R), whose generic code dominates at these sizes,
 // with the same backward stability. Eigen's solver is not used at all (it
-// alone costs 2 s of compilation per matrix type).
+// alone costs 2 s of compilation per matrix type). At sizes known only at
+// run time it polls for interrupts (interrupt.hpp) once per Householder
+// column and per QR sweep: one decomposition takes seconds from k = 1000.
 #ifndef DPMANIFOLD_SYM_EIGEN_HPP
 #define DPMANIFOLD_SYM_EIGEN_HPP
 
@@ -16,6 +18,8 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include "interrupt.hpp"
 
 namespace dpmanifold {
 namespace spd_ops {
@@ -63,6 +67,7 @@ inline bool sym_eigen_qr(int k, const double* A0, double* d, double* Ud, double*
   // Householder tridiagonalisation: A <- H A H with H = I - beta v v^T
   // zeroing A(k+2:, k); U accumulates the product of the H.
   for (int c = 0; c + 2 < n; ++c) {
+    if (K <= 0) poll_interrupt(4.0 * n * (n - c));
     double xnorm2 = 0.0;
     for (int i = c + 2; i < n; ++i) xnorm2 += A[i * n + c] * A[i * n + c];
     const double x0 = A[(c + 1) * n + c];
@@ -118,6 +123,7 @@ inline bool sym_eigen_qr(int k, const double* A0, double* d, double* Ud, double*
     if (++iterations > 30 * n) return fail();
     int l = m - 1;
     while (l > 0 && !negligible(l - 1)) --l;
+    if (K <= 0) poll_interrupt((m - l + 1) * (Ud ? 6.0 * n : 10.0));
     // Wilkinson shift: the eigenvalue of the trailing 2 x 2 nearer dd[m]
     const double td = 0.5 * (dd[m - 1] - dd[m]);
     const double em = e[m - 1];
