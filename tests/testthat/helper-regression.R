@@ -7,6 +7,17 @@ geodesic_data <- function(M, p, v, t, noise = 0) {
   Y
 }
 
+# A data set of n records around the geodesic through `center` with velocity
+# v (x in [0, 1], footpoint at x = 0.5) and tangent noise of sd `noise`.
+gn_data <- function(M, n, center, v, noise, x = runif(n)) {
+  if (is.null(M$point_dim)) {
+    Y <- mfd_exp(M, center, outer(x - 0.5, as.numeric(v)))
+  } else {
+    Y <- mfd_exp(M, center, array(outer(as.vector(v), x - 0.5), c(dim(v), n)))
+  }
+  list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
+}
+
 regression_cases <- function() {
   K <- kendall_shape(5)
   pk <- as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5))

@@ -4,15 +4,6 @@
 # clip-level sampler against its target, reproducibility, utility.
 # Proof: inst/proofs/regression-gauss-newton.md.
 
-gn_data <- function(M, n, center, v, noise, x = runif(n)) {
-  if (is.null(M$point_dim)) {
-    Y <- mfd_exp(M, center, outer(x - 0.5, as.numeric(v)))
-  } else {
-    Y <- mfd_exp(M, center, array(outer(as.vector(v), x - 0.5), c(dim(v), n)))
-  }
-  list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
-}
-
 gn_cases <- function() {
   K <- kendall_shape(5)
   pk <- as_preshape(matrix(c(0, 1, 2, 1, 0, 0, 0, 1, 2, 1), 5))

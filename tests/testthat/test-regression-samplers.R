@@ -8,15 +8,6 @@
 # mfd_tangent_basis() and the documented score, not by the sampler's code.
 # Proof: inst/proofs/regression-gauss-newton.md.
 
-rs_data <- function(M, n, center, v, noise, x = runif(n)) {
-  if (is.null(M$point_dim)) {
-    Y <- mfd_exp(M, center, outer(x - 0.5, as.numeric(v)))
-  } else {
-    Y <- mfd_exp(M, center, array(outer(as.vector(v), x - 0.5), c(dim(v), n)))
-  }
-  list(x = x, y = mfd_exp(M, Y, noise * mfd_random_tangent(M, Y, n)), center = center)
-}
-
 # n points at geodesic distances `r` from the centre, in uniform directions
 rs_at_distances <- function(M, center, r) {
   n <- length(r)
@@ -100,7 +91,7 @@ test_that("the moment noise of a release on euclidean(3) is K-norm at the drawn 
   set.seed(502)
   M <- euclidean(3)
   n <- 300
-  D <- rs_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.3)
+  D <- gn_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.3)
   # the plan at n = 2000: the first round is the K-norm localising round,
   # its clip level drawn privately
   m <- regression_mechanism(M, 2000, epsilon = 1, tau = 0.3, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
@@ -201,7 +192,7 @@ test_that("the one-block net on S^2 and H^2 draws from its exponential-mechanism
     M <- cs$M
     set.seed(cs$seed)
     n <- 100
-    D <- rs_data(M, n, cs$center, cs$v, 0.05)
+    D <- gn_data(M, n, cs$center, cs$v, 0.05)
     expect_lt(max(mfd_dist(M, cs$center, D$y)), cs$radius)
     m <- regression_mechanism(M, n, epsilon = 1, tau = 0.3, center = cs$center, radius = cs$radius, x_range = c(0, 1))
     expect_identical(m$stages$localise$mechanism, "exponential_net")
@@ -257,7 +248,7 @@ test_that("the net per coordinate on SPD(2) draws each coordinate from its own l
   M <- spd(2)
   ctr <- diag(2)
   n <- 100
-  D <- rs_data(M, n, ctr, matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.05)
+  D <- gn_data(M, n, ctr, matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.05)
   expect_lt(max(mfd_dist(M, ctr, D$y)), 0.6)
   m <- regression_mechanism(M, n, epsilon = 1, tau = 0.3, center = ctr, radius = 0.6, x_range = c(0, 1))
   # (n epsilon = 100: the net's draw is the release, no design stage)
