@@ -156,8 +156,13 @@ audit_release_path <- function(release_fun, D, D2, m1, m2, M, N, eps, level = 1e
     y <- withCallingHandlers(f(D)$estimate, dpmanifold_low_utility = quiet)
     dist_to(y, m1) - dist_to(y, m2)
   }, numeric(1))
-  s1 <- stat(release_fun, D)
-  s2 <- stat(release_fun, D2)
+  audit_loss_bound(stat(release_fun, D), stat(release_fun, D2), N, level)
+}
+
+# The Clopper-Pearson lower confidence bound (level `level` over all the
+# events) of the privacy loss of threshold events of a one-dimensional
+# statistic, from N draws of it on D (s1) and on D' (s2).
+audit_loss_bound <- function(s1, s2, N, level = 1e-3) {
   qs <- stats::quantile(c(s1, s2), c(0.05, 0.2, 0.5, 0.8, 0.95))
   worst <- -Inf
   alpha <- level / (2 * length(qs))
@@ -214,17 +219,70 @@ test_that("extended: empirical distinguishing audit of every exact release path"
   message(paste(lines, collapse = "\n"))
 })
 
+# Helpers of the regression audits on every manifold. Tangent vectors w_i V
+# at one point, stacked as the manifold lays out a set of points.
+audit_stack <- function(M, V, w) {
+  if (is.null(M$point_dim)) outer(w, as.numeric(V)) else array(outer(as.numeric(V), w), c(dim(V), length(w)))
+}
+
+# D: n records near the geodesic exp_c((x - 0.5) v), |v| = radius / 2; D':
+# record 1 moved to the boundary of the ball, in a random direction, and its
+# covariate to the other end of the range.
+audit_regression_pair <- function(M, n, center, radius, spread = 0.03) {
+  x <- runif(n)
+  v <- mfd_random_tangent(M, center)
+  v <- 0.5 * radius * v / mfd_norm(M, center, v)
+  Y <- mfd_exp(M, center, audit_stack(M, v, x - 0.5))
+  D <- list(x = x, y = mfd_exp(M, Y, spread * mfd_random_tangent(M, Y, n)))
+  u <- mfd_random_tangent(M, center)
+  D2 <- D
+  D2$y <- replace_record(M, D$y, 1, mfd_exp(M, center, radius * u / mfd_norm(M, center, u)))
+  D2$x[1] <- if (D$x[1] < 0.5) 1 else 0
+  list(D = D, D2 = D2)
+}
+
+# The audit of a regression release `f(data)` (a dp_release): the statistic
+# is the sum over both ends of x_range of (distance of the release's point
+# to the non-private fit of D) - (its distance to that of D'), so that a
+# release that moves with the footpoint or with the slope alone moves it;
+# the same Clopper-Pearson bound as audit_release_path().
+audit_regression <- function(f, pr, M, N, level = 1e-3, ends = c(0, 1)) {
+  e1 <- lapply(ends, function(x) predict(geodesic_regression(M, pr$D$x, pr$D$y, x_range = c(0, 1)), x))
+  e2 <- lapply(ends, function(x) predict(geodesic_regression(M, pr$D2$x, pr$D2$y, x_range = c(0, 1)), x))
+  quiet <- function(w) invokeRestart("muffleWarning")
+  stat <- function(D) vapply(seq_len(N), function(i) {
+    est <- withCallingHandlers(f(D), dpmanifold_low_utility = quiet)$estimate
+    sum(vapply(seq_along(ends), function(j) {
+      # (predict() at ends[j], without its checks)
+      y <- mfd_exp(M, est$p, (ends[j] - est$x0) * est$v)
+      mfd_dist(M, y, e1[[j]]) - mfd_dist(M, y, e2[[j]])
+    }, 1))
+  }, numeric(1))
+  audit_loss_bound(stat(pr$D), stat(pr$D2), N, level)
+}
+
+# How far the lower bound sits below the true loss of the least likely
+# event (the 5% tail) at N draws: the resolution of the audit.
+audit_slack <- function(N, level = 1e-3) {
+  alpha <- level / 10
+  a <- round(0.05 * N)
+  log(0.05 / stats::qbeta(alpha / 2, a, N - a + 1)) + log(stats::qbeta(1 - alpha / 2, a + 1, N - a) / 0.05)
+}
+
+stage_names <- function(x) vapply(x$stages, function(s) s$name, "")
+
 test_that("extended: empirical distinguishing audit of every path of the default private regression", {
   skip_if_not(identical(Sys.getenv("DPMANIFOLD_EXTENDED_TESTS"), "true"))
   set.seed(411)
   # each case runs one path of gauss_newton_plan() (asserted below); the
-  # statistic is the release's point at x = 0, which moves with the
-  # footpoint and the velocity. About 7 minutes; measured lower bounds of
-  # the loss / epsilon, in the order of the cases: -0.016, -0.013, 0.002,
-  # -0.004, -0.015, -0.015 (these two on the lattice of a net per
-  # coordinate), -0.018 (the localising round's clip stage), -0.012 (the
-  # one round at the centre weighed against the public domain, the
-  # default at small n epsilon; 0.009 in another run alone).
+  # statistic reads the release's point at both ends of x_range
+  # (audit_regression()), which moves with the footpoint and the slope
+  # alike (it read the point at x = 0 alone before). About 5.5 minutes;
+  # measured lower bounds of the loss / epsilon, in the order of the cases:
+  # -0.016, -0.012, -0.002, -0.004, -0.011, -0.013 (these two on the
+  # lattice of a net per coordinate), -0.016 (the localising round's clip
+  # stage), 0.045 (precise rounds), -0.007 (the one round at the centre
+  # weighed against the public domain, the default at small n epsilon).
   cases <- list(
     list(M = sphere(2), n = 30, eps = 1, center = c(0, 0, 1), radius = 0.45, tau = 0.15,
          stages = "localise", what = "net alone, one block"),
@@ -272,14 +330,128 @@ test_that("extended: empirical distinguishing audit of every path of the default
     D2 <- D
     D2$y <- replace_record(M, D$y, 1, mfd_exp(M, cs$center, cs$radius * u / mfd_norm(M, cs$center, u)))
     D2$x[1] <- if (D$x[1] < 0.5) 1 else 0
-    m1 <- predict(geodesic_regression(M, D$x, D$y, x_range = c(0, 1)), 0)
-    m2 <- predict(geodesic_regression(M, D2$x, D2$y, x_range = c(0, 1)), 0)
-    f <- function(X) list(estimate = predict(release(m, X$x, X$y), 0))
+    # (the release's data path, as in the audit of the other manifolds below)
+    f <- function(X) release_regression_data(m, private_covariate(X$x, cs$n, c(0, 1)), as_release_data(M, X$y, "y"))
     N <- if (cs$n * cs$M$dim >= 300) 5000 else 10000
-    loss <- audit_release_path(f, D, D2, m1, m2, M, N, cs$eps)
+    loss <- audit_regression(f, list(D = D, D2 = D2), M, N)
     lines <- c(lines, sprintf("  %s, %s: %.3f", manifold_label(M), cs$what, loss / cs$eps))
     message(lines[length(lines)])
     expect_lte(loss, cs$eps, label = paste(manifold_label(M), cs$what))
   }
   message(paste(lines, collapse = "\n"))
+})
+
+test_that("extended: empirical audit of the regression paths on SPD, Kendall shapes and H^2, with bounds_share", {
+  skip_if_not(identical(Sys.getenv("DPMANIFOLD_EXTENDED_TESTS"), "true"))
+  set.seed(412)
+  # Each case pins its path by the release's stage names (and the
+  # localising stage's mechanism); the statistic reads the release's point
+  # at both ends of x_range (audit_regression()). N = 2000 releases per data
+  # set: the bound resolves losses of about audit_slack(2000) = 0.77 nats.
+  # About 3.5 minutes; measured loss / epsilon, in the order of the cases:
+  # -0.019, -0.056, -0.017, 0.099, -0.014, 0.041, -0.005, -0.037, 0.024,
+  # -0.037, -0.013, 0.030, -0.056, -0.027, -0.040.
+  N <- 2000
+  z3 <- as_preshape(matrix(c(0, 1, 0.5, 0, 0, 1), 3))
+  AI <- spd(2)
+  LE <- spd(2, "log_euclidean")
+  K3 <- kendall_shape(3)
+  H2 <- hyperbolic(2)
+  net <- "exponential_net"
+  cases <- list(
+    list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net),
+    list(M = AI, c0 = diag(2), r = 1, n = 100, eps = 0.5, stages = c("design", "localise", "refine"), loc = "knorm",
+         what = "K-norm localisation, no clip stage"),
+    list(M = AI, c0 = diag(2), r = 1, n = 20, eps = 1, stages = c("design", "moments")),
+    list(M = AI, c0 = diag(2), r = 1, n = 20, eps = 20, stages = c("design", "localise_clip", "localise", "clip", "refine"),
+         loc = "knorm", precise = TRUE, what = "precise, one round"),
+    list(M = LE, c0 = diag(2), r = 1, n = 100, eps = 2, stages = c("design", "localise", "clip", "refine"), loc = net),
+    list(M = LE, c0 = diag(2), r = 1, n = 200, eps = 2, stages = c("design", "localise_clip", "localise", "clip", "refine"),
+         loc = "knorm"),
+    list(M = LE, c0 = diag(2), r = 1, n = 40, eps = 1, stages = c("design", "moments")),
+    list(M = K3, c0 = z3, r = 0.3, n = 40, eps = 1, stages = "localise", loc = net),
+    list(M = K3, c0 = z3, r = 0.3, n = 400, eps = 5, stages = c("design", "localise_clip", "localise", "clip", "refine"),
+         loc = "knorm"),
+    list(M = K3, c0 = z3, r = 0.3, n = 20, eps = 0.5, stages = c("design", "moments")),
+    list(M = H2, c0 = c(1, 0, 0), r = 1, n = 60, eps = 2, stages = c("design", "localise", "clip", "refine"), loc = net),
+    list(M = H2, c0 = c(1, 0, 0), r = 1, n = 200, eps = 10, stages = c("design", "localise_clip", "localise", "clip", "refine"),
+         loc = "knorm"),
+    list(M = H2, c0 = c(1, 0, 0), r = 1, n = 20, eps = 0.5, stages = c("design", "moments")),
+    list(M = H2, c0 = c(1, 0, 0), r = 1, n = 100, eps = 1, tau = 0.02,
+         stages = c("design", "localise", "clip", "refine", "clip2", "refine2"), loc = net, precise = FALSE,
+         what = "two refining rounds, not precise"),
+    # (each release runs the private centre and radius and builds the
+    # mechanism on the ball drawn: 35 ms, hence fewer draws)
+    list(M = H2, c0 = c(1, 0, 0), r = 1, n = 40, eps = 1, share = 0.2, stages = c("center", "radius", "localise"),
+         N = 1200, what = "bounds_share 0.2 (coarse ball of radius 2), then the net alone"))
+  lines <- sprintf("empirical audit of the regression paths, N = %d (lower 99.9%% bound of the privacy loss / epsilon):", N)
+  for (cs in cases) {
+    M <- cs$M
+    pr <- audit_regression_pair(M, cs$n, cs$c0, cs$r)
+    if (is.null(cs$share)) {
+      m <- suppressWarnings(regression_mechanism(M, cs$n, epsilon = cs$eps, tau = cs$tau, center = cs$c0, radius = cs$r,
+                                                 x_range = c(0, 1)), classes = "dpmanifold_low_utility")
+      expect_identical(unname(stage_names(m)), cs$stages)
+      if (!is.null(cs$loc)) expect_identical(m$stages$localise$mechanism, cs$loc)
+      if (!is.null(cs$precise)) {
+        q <- vapply(m$spec$cpp$rounds, function(r) r$quantile, 1)
+        expect_identical(all(q[-1] == 0.9), cs$precise)
+      }
+      # (the release's data path; release() also checks, at each call, that
+      # the mechanism is intact by building it again, which took 80% of the
+      # time and touches no data)
+      f <- function(X) release_regression_data(m, private_covariate(X$x, cs$n, c(0, 1)), as_release_data(M, X$y, "y"))
+    } else {
+      f <- function(X) dp_geodesic_regression(M, X$x, X$y, epsilon = cs$eps, x_range = c(0, 1), bounds_share = cs$share,
+                                              center = cs$c0, radius = 2 * cs$r)
+      expect_identical(unname(stage_names(suppressWarnings(f(pr$D), classes = "dpmanifold_low_utility"))), cs$stages)
+    }
+    path <- cs$what %||% paste(cs$stages, collapse = ", ")
+    loss <- audit_regression(f, pr, M, cs$N %||% N)
+    lines <- c(lines, sprintf("  %s, n %d, epsilon %g, %s: %.3f%s", manifold_label(M), cs$n, cs$eps, path, loss / cs$eps,
+                              if (is.null(cs$N)) "" else sprintf(" (N = %d)", cs$N)))
+    message(lines[length(lines)])
+    expect_lte(loss, cs$eps, label = paste(manifold_label(M), path))
+  }
+  message(paste(lines, collapse = "\n"))
+})
+
+test_that("extended: negative control: the regression audit detects a release whose K-norm stage leaks", {
+  skip_if_not(identical(Sys.getenv("DPMANIFOLD_EXTENDED_TESTS"), "true"))
+  set.seed(413)
+  # The tangent fallback on SPD(2), n 20, epsilon 1, its moments' K-norm
+  # epsilon in the C++ spec multiplied by k while the audit still assumes
+  # epsilon 1 (run through the internal release_regression_data(), past the
+  # check that refuses an altered mechanism). The pair: record 1 at a
+  # boundary point with x = 0 in D, at the opposite one with x = 1 in D'.
+  # Measured at N = 3000 (slack 0.63), loss / epsilon: k = 1: 0.05-0.07,
+  # k = 4: 1.00, k = 8: 1.97-2.21 (about 45 seconds).
+  # k = 8 fails the audit by more than its slack at N; a doubled epsilon
+  # (k = 2) is below what the audit resolves.
+  N <- 3000
+  k <- 8
+  P <- spd(2)
+  n <- 20
+  eps <- 1
+  m <- suppressWarnings(regression_mechanism(P, n, epsilon = eps, center = diag(2), radius = 1, x_range = c(0, 1)),
+                        classes = "dpmanifold_low_utility")
+  expect_identical(unname(stage_names(m)), c("design", "moments"))
+  pr <- audit_regression_pair(P, n, diag(2), 1)
+  u <- mfd_random_tangent(P, diag(2))
+  u <- u / mfd_norm(P, diag(2), u)
+  pr$D$y <- replace_record(P, pr$D$y, 1, mfd_exp(P, diag(2), u))
+  pr$D$x[1] <- 0
+  pr$D2$y <- replace_record(P, pr$D$y, 1, mfd_exp(P, diag(2), -u))
+  pr$D2$x[1] <- 1
+  broken <- function(k) {
+    mb <- m
+    mb$spec$cpp$rounds[[1]]$epsilon <- k * m$spec$cpp$rounds[[1]]$epsilon
+    function(X) release_regression_data(mb, private_covariate(X$x, n, c(0, 1)), as_release_data(P, X$y, "y"))
+  }
+  honest <- audit_regression(broken(1), pr, P, N)
+  leak <- audit_regression(broken(k), pr, P, N)
+  message(sprintf("negative control (SPD(2) tangent release, N = %d, slack %.2f): loss / epsilon %.3f honest, %.3f with the K-norm epsilon x %g",
+                  N, audit_slack(N), honest / eps, leak / eps, k))
+  expect_lte(honest, eps)
+  expect_gt(leak, eps)
 })
