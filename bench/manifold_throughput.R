@@ -5,6 +5,9 @@
 #
 #   Rscript bench/manifold_throughput.R
 #
+# Then one point against many (mfd_log(M, p, X), mfd_dist(M, p, X): a batch
+# pass) against the pairwise maps with p repeated.
+#
 # Prints calls per second and ratios measured in this run; asserts nothing.
 
 suppressPackageStartupMessages(library(dpmanifold))
@@ -204,3 +207,27 @@ for (nm in names(cases)) {
 cat("rates are point evaluations per second; core/pl: C++ core (dpmanifold:::cpp_binary_op / cpp_dist, no input checks) over plain R\n")
 cat("vec/plain: vectorised R API (one call on N points) over plain R (vectorised where natural, eigen() loop for SPD)\n")
 cat("scal/pl.1: scalar R API (one point per call) over the plain-R formula called on one point\n")
+
+# ------------------------------------------------ one point against many
+# mfd_log(M, p, X) and mfd_dist(M, p, X) with a single p run the batch
+# passes of the C++ core (both cores, the frame at p built once per block).
+# Baseline, in the core (no input checks on either side): the same maps with
+# p repeated N times, which run the pairwise maps one point at a time, as a
+# single p did before (same results to 1e-12; tests/testthat/test-batch.R).
+cat("\none point against N: C++ core, batch pass vs pairwise maps (seconds per call, ratio); R API with one p\n")
+for (nm in names(cases)) {
+  M <- cases[[nm]]
+  X <- mfd_random_point(M, N)
+  p <- one(M, X, 1)
+  B <- dpmanifold:::to_ambient(M, X, "X")
+  A1 <- B[, 1, drop = FALSE]
+  AN <- A1[, rep(1L, N), drop = FALSE]
+  for (op in c("log", "dist")) {
+    core <- if (op == "log") function(A) dpmanifold:::cpp_binary_op(M, "log", A, B) else function(A) dpmanifold:::cpp_dist(M, A, B)
+    api <- if (op == "log") function() mfd_log(M, p, X) else function() mfd_dist(M, p, X)
+    t_one <- time_it(function() core(A1))
+    t_rep <- time_it(function() core(AN))
+    t_api <- time_it(api)
+    cat(sprintf("%-24s %-4s batch %.4f s  pairwise %.4f s  %5.2fx   API %.4f s\n", nm, op, t_one, t_rep, t_rep / t_one, t_api))
+  }
+}

@@ -239,6 +239,11 @@ MatrixXd cpp_binary_op(Rcpp::List M, std::string op, MatrixXd A, MatrixXd B) {
     const BinaryOp which = binary_op(op);
     int n = recycled_count_or_empty(A, B);
     MatrixXd out(m.ambient_dim(), n);
+    // logs from one point: the batch pass (both cores, one frame per block)
+    if (which == BinaryOp::log && A.cols() == 1 && n > 1) {
+      dpm::log_from(m, A.col(0), B, out);
+      return out;
+    }
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
       VectorXd a = col_recycled(A, j), b = col_recycled(B, j);
@@ -257,6 +262,13 @@ Rcpp::NumericVector cpp_dist(Rcpp::List M, MatrixXd P, MatrixXd Q) {
   return with_manifold(M, [&](const dpm::Manifold& m) {
     int n = recycled_count_or_empty(P, Q);
     Rcpp::NumericVector out(n);
+    // distances from one point: the batch pass (both cores)
+    if (P.cols() == 1 && n > 1) {
+      std::vector<double> d(n);
+      dpm::dist_from(m, P.col(0), Q, d.data());
+      std::copy(d.begin(), d.end(), out.begin());
+      return out;
+    }
     for (int j = 0; j < n; ++j) {
       dpm::poll_interrupt(m.point_cost());
       out[j] = m.dist(col_recycled(P, j), col_recycled(Q, j));

@@ -23,8 +23,28 @@ test_that("passes over data give the same bits on one thread and on two", {
     Y3 <- mfd_random_point(M, 3)
     passes <- function() suppressWarnings(list(
       mean = frechet_mean(M, X, max_iter = 20), grad = kng_gradient(M, y, X),
-      clip = clip_to_ball(M, X, center, 0.3), dist = mfd_dist_matrix(M, Y3, X)))
+      clip = clip_to_ball(M, X, center, 0.3), dist = mfd_dist_matrix(M, Y3, X),
+      dist_from = mfd_dist(M, y, X), log_from = mfd_log(M, y, X)))
     expect_identical(with_threads(2, passes()), with_threads(1, passes()), label = M$type)
+  }
+})
+
+test_that("mfd_log() and mfd_dist() from one point (a batch pass) agree with the pairwise maps", {
+  # one point against many runs the batch kernels of the passes over data;
+  # a recycled pair of equal counts runs the pointwise maps
+  set.seed(18)
+  for (cs in manifold_cases()) {
+    M <- cs$M
+    p <- mfd_random_point(M, 1)
+    X <- mfd_random_point(M, 40)
+    P <- if (is.null(M$point_dim)) {
+      if (is.null(dim(X))) rep(p, 40) else matrix(p, 40, length(p), byrow = TRUE)
+    } else {
+      array(p, c(dim(p), 40))
+    }
+    lab <- cs$M$type
+    expect_equal(mfd_dist(M, p, X), mfd_dist(M, P, X), tolerance = 1e-12, label = lab)
+    expect_equal(mfd_log(M, p, X), mfd_log(M, P, X), tolerance = 1e-12, label = lab)
   }
 })
 
