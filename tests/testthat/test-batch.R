@@ -10,11 +10,13 @@ with_threads <- function(k, expr) {
 
 test_that("passes over data give the same bits on one thread and on two", {
   set.seed(11)
-  # sizes that cut the data into many chunks (20-4096 points each)
-  cases <- list(list(M = sphere(2), n = 20000), list(M = kendall_shape(6), n = 8000),
+  # sizes that cut the data into many chunks (20-4096 points each), with
+  # rounds of at least kParallelMinWork (batch.hpp: below it a round runs
+  # on the calling thread, and the comparison would see one thread twice)
+  cases <- list(list(M = sphere(2), n = 40000), list(M = kendall_shape(6), n = 16000),
                 list(M = spd(3), n = 3000), list(M = spd(3, "log_euclidean"), n = 3000),
-                list(M = spd(8), n = 300), list(M = hyperbolic(3), n = 5000),
-                list(M = euclidean(4), n = 20000))
+                list(M = spd(8), n = 300), list(M = hyperbolic(3), n = 25000),
+                list(M = euclidean(4), n = 2e5))
   for (cs in cases) {
     M <- cs$M
     X <- mfd_random_point(M, cs$n)

@@ -58,6 +58,12 @@ inline int default_threads() {
 // which the calling thread polls for interrupts).
 constexpr double kChunkWork = 65536.0;
 constexpr double kRoundWork = 1e7;
+// A round with less work than this runs on the calling thread: waking a
+// second thread costs microseconds on an idle machine but a scheduler
+// quantum when another process holds its core (a release on S^2 at
+// n = 2000, whose passes are rounds of ~0.1 ms, took twice as long on two
+// threads as on one beside one busy process, and gained nothing idle).
+constexpr double kParallelMinWork = 2e6;
 
 // Points per chunk for points of the given cost: depends on the manifold
 // only (never on the number of threads).
@@ -105,8 +111,9 @@ void for_chunks(Eigen::Index n, Eigen::Index chunk, double point_cost, Body&& bo
     auto serial = [&]() {
       for (Eigen::Index c = c0; c < c1 && !error; ++c) run(c);
     };
+    const double round_work = point_cost * static_cast<double>(std::min(n, c1 * chunk) - c0 * chunk);
 #ifdef _OPENMP
-    if (nt > 1 && c1 - c0 > 1) {
+    if (nt > 1 && c1 - c0 > 1 && round_work >= kParallelMinWork) {
       SuspendPolling quiet;  // no checker on any thread inside the region
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
       for (Eigen::Index c = c0; c < c1; ++c) run(c);
@@ -118,7 +125,7 @@ void for_chunks(Eigen::Index n, Eigen::Index chunk, double point_cost, Body&& bo
 #endif
     (void)nt;
     if (error) std::rethrow_exception(error);
-    poll_interrupt(point_cost * static_cast<double>(std::min(n, c1 * chunk) - c0 * chunk));
+    poll_interrupt(round_work);
   }
 }
 
