@@ -54,10 +54,14 @@ inline int default_threads() {
 // Work of one chunk and of one round of chunks, in the work units of
 // interrupt.hpp: a chunk is ~65 us of one core (large enough that a virtual
 // call and a partial sum per chunk cost nothing, small enough that a few
-// thousand expensive points still split), a round ~10 ms (the interval at
-// which the calling thread polls for interrupts).
+// thousand expensive points still split), a round ~50 ms (the interval at
+// which the calling thread polls for interrupts; each round ends at a
+// barrier that waits for every thread, which costs a scheduler quantum when
+// another process holds a thread's core: with rounds of ~10 ms a release on
+// S^2 at n = 10^6 took 0.63 s on two threads beside a busy core, 0.51 s on
+// one; with ~50 ms 0.50 s).
 constexpr double kChunkWork = 65536.0;
-constexpr double kRoundWork = 1e7;
+constexpr double kRoundWork = 5e7;
 // A round with less work than this runs on the calling thread: waking a
 // second thread costs microseconds on an idle machine but a scheduler
 // quantum when another process holds its core (a release on S^2 at
