@@ -264,9 +264,7 @@ Rcpp::NumericVector cpp_dist(Rcpp::List M, MatrixXd P, MatrixXd Q) {
     Rcpp::NumericVector out(n);
     // distances from one point: the batch pass (both cores)
     if (P.cols() == 1 && n > 1) {
-      std::vector<double> d(n);
-      dpm::dist_from(m, P.col(0), Q, d.data());
-      std::copy(d.begin(), d.end(), out.begin());
+      dpm::dist_from(m, P.col(0), Q, out.begin());
       return out;
     }
     for (int j = 0; j < n; ++j) {
