@@ -180,27 +180,7 @@ mfd_random_point <- function(M, n = 1) {
   check_required("M")
   n <- check_count(n, "n")
   check_alloc(n, M$ambient_dim, "n")
-  from_ambient(M, random_points(M, n), single = n == 1L)
-}
-
-# The reference law of mfd_random_point(): the core's, except in high
-# dimension, where the standard Gaussian tangent vector at the origin is
-# scaled so that the points stay ones the package accepts as input:
-# - hyperbolic(d), d > 16: by 4 / sqrt(d). Unscaled, a point lies near
-#   distance sqrt(d) from the origin, x0 ~ e^sqrt(d) / 2: beyond the 1e12
-#   that hyperbolic() accepts as input from d ~ 800, Inf from d ~ 5e5.
-# - spd(k), k > 16: by 4 / sqrt(k). Unscaled, the symmetric matrix's
-#   eigenvalues fill +-sqrt(2 k) (the semicircle law), so the point's
-#   condition number is about e^(2 sqrt(2 k)): 1e17 at k = 200, which the
-#   package refuses as numerically singular. Scaled, they stay within about
-#   +-5.7, as at k = 16 (condition number about 1e5).
-# For smaller sizes the law (and set.seed() reproducibility) is unchanged.
-random_points <- function(M, n) {
-  big <- (inherits(M, "hyperbolic") || inherits(M, "spd")) && M$size > 16L
-  if (!big) return(cpp_random_point(M, n))
-  o <- if (inherits(M, "spd")) matrix(as.vector(diag(M$size))) else matrix(c(1, numeric(M$size)))
-  V <- cpp_random_tangent(M, o, n) * (4 / sqrt(M$size))
-  check_representable(M, cpp_binary_op(M, "exp", o, V), "n", "output")
+  from_ambient(M, cpp_random_point(M, n), single = n == 1L)
 }
 
 #' @rdname mfd_random_point

@@ -304,11 +304,14 @@ class Hyperbolic : public SpaceForm {
     for (int i = 0; i < d_; ++i) z(i) = rng.normal();
     return hyperbolic_ops::from_origin(p, z);
   }
-  // exp at the origin of an isotropic standard Gaussian tangent vector:
-  // (cosh |z|, sinh(|z|) z / |z|).
+  // exp at the origin of an isotropic standard Gaussian tangent vector,
+  // (cosh |z|, sinh(|z|) z / |z|), with z scaled by 4 / sqrt(d) above
+  // d = 16: unscaled, |z| ~ sqrt(d) and x0 ~ e^sqrt(d) / 2 passes the 1e12
+  // that hyperbolic() accepts as input from d ~ 800 (Inf from d ~ 5e5).
   Vec random_point(Rng& rng) const override {
     Vec z(d_);
     for (int i = 0; i < d_; ++i) z(i) = rng.normal();
+    if (d_ > 16) z *= 4.0 / std::sqrt(static_cast<double>(d_));
     return hyperbolic_ops::sheet_point(sinhc(robust_norm(z)) * z);
   }
 

@@ -97,9 +97,15 @@ class SPDSpaceT : public Manifold {
   Vec project_tangent(const Vec&, const Vec& v) const override {
     return spd_ops::as_vec(spd_ops::symmetrize<M>(mat(v)));
   }
-  // Exp of an isotropic standard Gaussian symmetric matrix.
+  // Exp of an isotropic standard Gaussian symmetric matrix, scaled by
+  // 4 / sqrt(k) above k = 16: unscaled, its eigenvalues fill +-sqrt(2 k)
+  // (the semicircle law), so the condition number e^(2 sqrt(2 k)) reaches
+  // 1e17 at k = 200, a matrix the package refuses as numerically singular;
+  // scaled, they stay within about +-5.7, as at k = 16.
   Vec random_point(Rng& rng) const override {
-    auto e = spd_ops::sym_eig<M>(spd_ops::random_sym<M>(k_, rng));
+    M S = spd_ops::random_sym<M>(k_, rng);
+    if (k_ > 16) S *= 4.0 / std::sqrt(static_cast<double>(k_));
+    auto e = spd_ops::sym_eig<M>(S);
     return spd_ops::as_vec(spd_ops::sym_fun(e, [](double x) { return std::exp(x); }));
   }
   int size() const { return k_; }
