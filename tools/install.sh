@@ -4,6 +4,9 @@
 # (fast); otherwise packages are built from CRAN. Quick when all is present.
 set -e
 cd "$(dirname "$0")/.."
+# (shapes, checked below, loads rgl, which warns twice on a machine without
+# a display unless told to draw off screen)
+export RGL_USE_NULL=TRUE
 
 needed="Rcpp RcppEigen knitr rmarkdown shapes generics"
 missing=$(Rscript -e 'p <- commandArgs(TRUE); cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])' $needed)
