@@ -29,7 +29,7 @@ confint_regression <- function(object, parm, level, call = sys.call(-1)) {
   }
   parts <- if (missing(parm)) c("p", "v") else geodesic_parm(parm, call)
   q <- sqrt(stats::qchisq(level, M$dim))
-  regions <- list(p = list(center = est$p, radius = release_line_sd(u, 0) * q),
+  regions <- list(p = list(center = est$p, radius = cap_ball_radius(M, release_line_sd(u, 0) * q)),
                   v = list(center = est$v, radius = sd_slope * q))
   structure(c(regions[parts], list(level = level, x0 = est$x0, manifold = M)), class = "dp_regression_confint")
 }

@@ -20,7 +20,9 @@
 #'   radius`). There is no `"prediction"`
 #'   interval: the release holds no estimate of the residual spread. The
 #'   radius counts the noise and, where the last round's clip level was
-#'   drawn, the clipped fit's modelled distance from least squares;
+#'   drawn, the clipped fit's modelled distance from least squares (and
+#'   stops at the diameter of `sphere()` and `kendall_shape()`, pi and
+#'   pi / 2: a ball that wide is the whole manifold);
 #'   residuals far from Gaussian (asymmetric ones above all) can put the
 #'   release farther off (see the section "Regression releases" of
 #'   [confint.dp_release()]).
@@ -81,15 +83,22 @@ predict.dp_release <- function(object, newdata, interval = c("none", "confidence
 # tangent approximation, and covered 0.82-0.92 at level 0.9 on the S^2 and
 # Euclidean settings of the tests; the variances are therefore inflated by
 # a public constant, .band_inflation. (With the C++ core's low reading of
-# a bunched design's spread, proof section 3, the bands cover 0.91-1.00.)
+# a bunched design's spread, proof section 3, the bands cover 0.91-1.00
+# there; the velocity's ball covers 0.85-0.94 on S^2 at n = 300, epsilon =
+# 1: ?confint.dp_release.)
 .band_inflation <- 1.5
 
 release_band_radius <- function(object, s, level, call = sys.call(-1)) {
   check_probability(level, "level", call = call)
   u <- release_error_model(object, "interval", "= \"confidence\" needs", call)
   t <- (s - object$estimate$x0) / diff(object$estimate$x_range)
-  release_line_sd(u, t) * sqrt(stats::qchisq(level, object$manifold$dim))
+  cap_ball_radius(object$manifold, release_line_sd(u, t) * sqrt(stats::qchisq(level, object$manifold$dim)))
 }
+
+# A geodesic ball no wider than the manifold: on sphere() (diameter pi) and
+# kendall_shape() (pi / 2), where the diameter is the injectivity radius, a
+# larger radius means the whole manifold (Inf elsewhere: no cap).
+cap_ball_radius <- function(M, radius) pmin(radius, M$injectivity_radius)
 
 # The public error model a regression release carries (methods
 # "gauss_newton" and "tangent"), checked; `arg` and `asks` say who asked

@@ -125,6 +125,25 @@ test_that("the footpoint's ball is the prediction band at the middle of the rang
   expect_output(print(ci), "ball of radius")
 })
 
+test_that("balls stop at the diameter of sphere() and kendall_shape()", {
+  set.seed(64)
+  rel <- s2_release(300, c(0.4, 0, 0), 0.03)$release
+  band <- predict(rel, c(0.5, 50, 1e4, NA), interval = "confidence")
+  # (far outside the range the model's radius passes pi: the whole sphere)
+  expect_lt(band$radius[1], 0.5)
+  expect_equal(band$radius[2:3], c(pi, pi))
+  expect_true(is.na(band$radius[4]))
+  K <- kendall_shape(4)
+  Z <- mfd_random_point(K, 30)
+  # (at epsilon 0.01 the noise fills the domain, and the release says so)
+  expect_warning(krel <- dp_geodesic_regression(K, runif(30), Z, epsilon = 0.01, center = mfd_random_point(K, 1),
+                                                radius = 0.35, x_range = c(0, 1), tau = 0.5),
+                 class = "dpmanifold_low_utility")
+  kband <- predict(krel, c(0.5, 1e3), interval = "confidence", level = 0.99)
+  expect_equal(kband$radius[2], pi / 2)
+  expect_equal(confint(krel, level = 0.999)$p$radius, pi / 2)
+})
+
 test_that("on euclidean() confint() has lm's layout", {
   set.seed(63)
   E1 <- euclidean(1)
