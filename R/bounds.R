@@ -57,7 +57,7 @@ validate_release_points <- function(M, A, arg, call = sys.call(-1)) {
 # degenerate one the zero vector, replaced by the centre there), the user's
 # layout an ambient matrix with one column per record.
 release_layout <- function(M, X, arg, call = sys.call(-1)) {
-  X <- point_form(M, X, arg, call)  # a data.frame or a list of points (layout.R)
+  X <- point_form(M, X, arg, call, name_records = FALSE)  # a data.frame or a list of points (layout.R)
   prep <- manifold_entry(M)$prepare_data
   if (!is.null(prep) && is.numeric(X) && all(is.finite(X))) {
     X <- tryCatch(prep(M, X, degenerate = "zero"), dpmanifold_error = function(e) {

@@ -50,7 +50,11 @@ is_matrix_layout <- function(M) !is.null(M$point_dim)
 #     a `shapes` array): matrix layouts stack the r x c elements into an
 #     r x c x n array, vector layouts bind the vectors as rows.
 # A list always holds n points (never one point in its single form).
-point_form <- function(M, x, arg, call = sys.call(-1)) {
+# A release's data come with name_records = FALSE: its errors must not say
+# which record broke a rule (SPEC section 6), so a malformed element of a
+# list is not numbered there.
+point_form <- function(M, x, arg, call = sys.call(-1), name_records = TRUE) {
+  element <- function(bad) if (name_records) sprintf("whose element %d is", which(bad)[1]) else "with an element that is"
   if (is.data.frame(x)) {
     if (is_matrix_layout(M)) {
       abort_arg(arg, sprintf("is a data.frame, but a point of %s is a %d x %d matrix: pass a %d x %d x n array or a list of matrices",
@@ -68,19 +72,19 @@ point_form <- function(M, x, arg, call = sys.call(-1)) {
   if (is.list(x) && is.null(dim(x))) {
     if (!length(x)) abort_arg(arg, "is an empty list", call)
     num <- vapply(x, function(el) is.numeric(el) && length(el) > 0L, logical(1))
-    if (!all(num)) abort_arg(arg, sprintf("is a list whose element %d is not a numeric point", which(!num)[1]), call)
+    if (!all(num)) abort_arg(arg, sprintf("is a list %s not a numeric point", element(!num)), call)
     if (is_matrix_layout(M)) {
       pd <- M$point_dim
       ok <- vapply(x, function(el) length(dim(el)) == 2L && all(dim(el) == pd), logical(1))
       if (!all(ok)) {
-        abort_arg(arg, sprintf("is a list whose element %d is not a %d x %d matrix", which(!ok)[1], pd[1], pd[2]), call)
+        abort_arg(arg, sprintf("is a list %s not a %d x %d matrix", element(!ok), pd[1], pd[2]), call)
       }
       return(array(unlist(x, use.names = FALSE), c(pd, length(x))))
     }
     D <- M$ambient_dim
     ok <- vapply(x, function(el) length(el) == D && (length(dim(el)) <= 1L || (length(dim(el)) == 2L && min(dim(el)) == 1L)),
                  logical(1))
-    if (!all(ok)) abort_arg(arg, sprintf("is a list whose element %d is not a vector of length %d", which(!ok)[1], D), call)
+    if (!all(ok)) abort_arg(arg, sprintf("is a list %s not a vector of length %d", element(!ok), D), call)
     return(matrix(unlist(x, use.names = FALSE), length(x), D, byrow = TRUE))
   }
   x

@@ -122,3 +122,38 @@ test_that("forms that are not points are refused with the package's classed erro
   expect_error(dp_frechet_mean(spd(2), list(diag(2), -diag(2)), epsilon = 1, center = diag(2), radius = 1),
                class = "dpmanifold_error")
 })
+
+test_that("a release's error for a malformed element of a list does not say which record it is", {
+  # (SPEC section 6: errors do not name records; the fits and geometry
+  # functions keep the index, which helps a user find the element)
+  set.seed(5)
+  Y <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 10))
+  L <- lapply(1:10, function(i) Y[i, ])
+  x <- runif(10)
+  S <- mfd_exp(spd(2), diag(2), 0.2 * mfd_random_tangent(spd(2), diag(2), 10))
+  LS <- lapply(1:10, function(i) S[, , i])
+  msgs <- lapply(c(3, 7), function(i) {
+    bad <- L
+    bad[[i]] <- "a"
+    short <- L
+    short[[i]] <- c(1, 0)
+    nas <- LS
+    nas[[i]] <- matrix("a", 2, 2)
+    wrong <- LS
+    wrong[[i]] <- diag(3)
+    vapply(list(function() dp_frechet_mean(S2, bad, 1, center = north, radius = 0.5),
+                function() dp_geodesic_regression(S2, x, bad, 1, tau = 0.2, center = north, radius = 0.5,
+                                                  x_range = c(0, 1)),
+                function() dp_frechet_mean(S2, short, 1, center = north, radius = 0.5),
+                function() dp_frechet_mean(spd(2), nas, 1, center = diag(2), radius = 1),
+                function() dp_frechet_mean(spd(2), wrong, 1, center = diag(2), radius = 1)),
+           function(f) tryCatch({
+             f()
+             "no error"
+           }, dpmanifold_error = conditionMessage), "")
+  })
+  expect_identical(msgs[[1]], msgs[[2]])
+  expect_false(any(grepl("element [0-9]", msgs[[1]])), label = paste(msgs[[1]], collapse = " | "))
+  expect_true(all(grepl("with an element that is not", msgs[[1]])), label = paste(msgs[[1]], collapse = " | "))
+  expect_error(mfd_dist(S2, list(north, "a"), north), "element 2", class = "dpmanifold_error")
+})
