@@ -6,7 +6,7 @@
 local_releases <- function() {
   E <- euclidean(2)
   X <- matrix(c(0.1, -0.2, 0.3, 0.05, -0.1, 0.2), 3)
-  quiet <- function(expr) without_warning_class(expr, "dpmanifold_low_utility")
+  quiet <- function(expr) suppressWarnings(expr, classes = "dpmanifold_low_utility")
   list(E = E, X = X,
        pure = function(e, ...) quiet(dp_frechet_mean(E, X, e, "laplace", center = c(0, 0), radius = 1, ...)),
        appr = function(e, d, ...) quiet(dp_frechet_mean(E, X, e, "wrapped_gaussian", delta = d, center = c(0, 0),
@@ -70,8 +70,8 @@ test_that("a budget refuses releases whose guarantee it cannot account for", {
 test_that("releases made from a mechanism object charge the budget the same way", {
   set.seed(4)
   S2 <- sphere(2)
-  m <- without_warning_class(frechet_mechanism(S2, n = 2, epsilon = 0.7, center = c(0, 0, 1), radius = 0.3),
-                             "dpmanifold_low_utility")
+  m <- suppressWarnings(frechet_mechanism(S2, n = 2, epsilon = 0.7, center = c(0, 0, 1), radius = 0.3),
+                             classes = "dpmanifold_low_utility")
   b <- dp_budget(1)
   Y <- rbind(c(0, 0, 1), c(0, 0.1, 1) / sqrt(1.01))
   release(m, Y, budget = b)
@@ -83,7 +83,7 @@ test_that("update() on a release says it spends privacy again", {
   r <- local_releases()
   X <- r$X; E <- r$E
   b <- dp_budget(2)
-  quiet <- function(expr) without_warning_class(expr, "dpmanifold_low_utility")
+  quiet <- function(expr) suppressWarnings(expr, classes = "dpmanifold_low_utility")
   rel <- quiet(dp_frechet_mean(E, X, 0.5, center = c(0, 0), radius = 1, budget = b))
   expect_message(quiet(rel2 <- update(rel)), "charges `budget` again", class = "dpmanifold_budget_message")
   expect_s3_class(rel2, "dp_release")

@@ -193,8 +193,8 @@ test_that("plot.dp_release draws Frechet-mean releases on every manifold and ret
   K <- kendall_shape(20)
   ctr <- frechet_mean(K, cc$shapes)$mean
   # (20 shapes in Kendall(20) fill the ball of radius 0.3: not the point here)
-  expect_warning(r_k <- without_warning_class(dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3,
-                                                              return_nonprivate = TRUE), "dpmanifold_low_utility"),
+  expect_warning(r_k <- suppressWarnings(dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3,
+                                                              return_nonprivate = TRUE), classes = "dpmanifold_low_utility"),
                  class = "dpmanifold_privacy_leak")
   E <- euclidean(2)
   Z <- matrix(rnorm(40, sd = 0.3), 20)
