@@ -67,8 +67,10 @@ test_that("set.seed() reproduces every mechanism's release", {
     for (smp in if (mech %in% c("kng", "laplace")) c("exact", "mcmc") else "exact") {
     rel <- function(seed) {
       set.seed(seed)
-      dp_frechet_mean(cs$M, cs$X, epsilon = 1, mechanism = mech, center = cs$center, radius = cs$radius,
-                      delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = if (smp == "mcmc") ctrl)
+      suppressWarnings(
+        dp_frechet_mean(cs$M, cs$X, epsilon = 1, mechanism = mech, center = cs$center, radius = cs$radius,
+                        delta = if (mech == "wrapped_gaussian") 1e-5, sampler = smp, mcmc = if (smp == "mcmc") ctrl),
+        classes = "dpmanifold_low_utility")
     }
     a <- rel(42); b <- rel(42); c2 <- rel(43)
     lab <- paste(cs$M$name, mech, smp)
@@ -215,7 +217,8 @@ test_that("ambient baselines: the sensitivity bounds the move of the ambient mea
   Z <- dpm$cpp_kendall_align(K, dpm$to_ambient(K, zc, "c")[, 1], dpm$to_ambient(K, X, "X"))
   spread_al <- max(apply(Z, 1, function(z) diff(range(z))))
   rel_al <- dp_frechet_mean(K, X, 1, "euclidean_laplace", center = zc, radius = r)
-  rel_un <- dp_frechet_mean(K, X[, , 1:n], 1, "euclidean_laplace", center = zc, radius = r, align = FALSE)
+  rel_un <- suppressWarnings(dp_frechet_mean(K, X[, , 1:n], 1, "euclidean_laplace", center = zc, radius = r,
+                                                  align = FALSE), classes = "dpmanifold_low_utility")
   expect_equal(rel_un$sensitivity, 2 / n)          # was 4 / n: twice the bound
   expect_equal(rel_al$sensitivity * 200, 4 * sin(r / 2))
   expect_lte(spread_al, rel_al$sensitivity * 200)
@@ -235,7 +238,8 @@ test_that("ambient baselines: the sensitivity bounds the move of the ambient mea
     U <- sweep(U, 1, sqrt(rowSums(U^2)), `/`)
     B <- rbind(mfd_exp(H, o, r * U), mfd_exp(H, o, -r * U), mfd_exp(H, o, r * runif(400) * U))
     diam <- max(dist(B))
-    rel <- dp_frechet_mean(H, B[1:10, ], 1, "euclidean_laplace", center = o, radius = r)
+    rel <- suppressWarnings(dp_frechet_mean(H, B[1:10, ], 1, "euclidean_laplace", center = o, radius = r),
+                                 classes = "dpmanifold_low_utility")
     expect_equal(diam, 2 * sinh(r), tolerance = 1e-8)
     expect_lte(diam, rel$sensitivity * 10 * (1 + 1e-12))
   }
@@ -256,12 +260,14 @@ test_that("the default Laplace law avoids a truncated law whose exact sampler re
   rel <- dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1)
   expect_false(rel$bounds$truncated)
   expect_equal(rel$sigma, (2 / 20) / eps)
-  expect_error(dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1, truncated = TRUE),
+  expect_error(suppressWarnings(dp_frechet_mean(H, X, eps, "laplace", center = o, radius = 1, truncated = TRUE),
+                                     classes = "dpmanifold_low_utility"),
                class = "dpmanifold_sampler_error")
   # where both run, the 0.8 rule decides (the truncated law near the limit)
   P <- spd(2)
   Xp <- mfd_exp(P, diag(2), 0.2 * mfd_random_tangent(P, diag(2), 10))
-  rp <- dp_frechet_mean(P, Xp, 0.15, "laplace", center = diag(2), radius = 1)
+  rp <- suppressWarnings(dp_frechet_mean(P, Xp, 0.15, "laplace", center = diag(2), radius = 1),
+                              classes = "dpmanifold_low_utility")
   expect_gt(0.2 / 0.15, 0.8 * max_untruncated_sigma(P))
   expect_true(rp$bounds$truncated)
 })
@@ -285,7 +291,8 @@ test_that("default_mechanism() takes KNG on Kendall's space only where its exact
   expect_identical(default_mechanism(K20, n = 100, epsilon = 1, center = z20, radius = 0.3), "laplace")
   expect_identical(default_mechanism(K20, n = 5, epsilon = 1, center = z20, radius = 0.3), "kng")
   X <- array(z20, c(20, 2, 100))
-  expect_identical(dp_frechet_mean(K20, X, 1, center = z20, radius = 0.3)$mechanism, "laplace")
+  expect_identical(suppressWarnings(dp_frechet_mean(K20, X, 1, center = z20, radius = 0.3),
+                                         classes = "dpmanifold_low_utility")$mechanism, "laplace")
   expect_identical(default_mechanism(sphere(2), n = 5, epsilon = 1, center = c(0, 0, 1), radius = 0.3), "laplace")
   # the public inputs are validated, named
   expect_error(default_mechanism(K4, n = 0, epsilon = 1, center = z4, radius = 0.3), "`n`", class = "dpmanifold_error")
@@ -298,19 +305,22 @@ test_that("the call stored in a release never holds the data", {
   E <- euclidean(2)
   X <- matrix(c(0.123456, -0.234567, 0.345678, 0.456789, -0.11, 0.22), 3)
   # do.call() embeds the values of its arguments in the call
-  rel <- do.call(dp_frechet_mean, list(E, X, epsilon = 1, center = c(0, 0), radius = 1))
+  rel <- suppressWarnings(do.call(dp_frechet_mean, list(E, X, epsilon = 1, center = c(0, 0), radius = 1)),
+                               classes = "dpmanifold_low_utility")
   expect_identical(rel$call$X, as.name("<data>"))
   expect_false(any(grepl("0.123456", deparse(rel$call), fixed = TRUE)))
   # an expression spelling out the data is dropped too; a name is kept
-  rel2 <- dp_frechet_mean(E, rbind(c(0.123456, 0.456789), c(-0.234567, -0.11)), 1, center = c(0, 0), radius = 1)
+  rel2 <- suppressWarnings(dp_frechet_mean(E, rbind(c(0.123456, 0.456789), c(-0.234567, -0.11)), 1,
+                                                center = c(0, 0), radius = 1), classes = "dpmanifold_low_utility")
   expect_identical(rel2$call$X, as.name("<data>"))
-  rel3 <- dp_frechet_mean(E, X, 1, center = c(0, 0), radius = 1)
+  rel3 <- suppressWarnings(dp_frechet_mean(E, X, 1, center = c(0, 0), radius = 1), classes = "dpmanifold_low_utility")
   expect_identical(rel3$call$X, quote(X))
   # an expression of names alone (a column, a transform) is kept
   dat <- list(X = X)
-  rel4 <- dp_frechet_mean(E, dat$X, 1, center = c(0, 0), radius = 1)
+  rel4 <- suppressWarnings(dp_frechet_mean(E, dat$X, 1, center = c(0, 0), radius = 1), classes = "dpmanifold_low_utility")
   expect_identical(rel4$call$X, quote(dat$X))
-  rel5 <- dp_frechet_mean(E, dat$X[, 2:1], 1, center = c(0, 0), radius = 1)
+  rel5 <- suppressWarnings(dp_frechet_mean(E, dat$X[, 2:1], 1, center = c(0, 0), radius = 1),
+                                classes = "dpmanifold_low_utility")
   expect_identical(rel5$call$X, as.name("<data>"))
   expect_identical(rel3$call$epsilon, 1)
   # regression releases: covariates and responses alike
@@ -322,7 +332,7 @@ test_that("the call stored in a release never holds the data", {
   expect_identical(rg$call$y, as.name("<data>"))
   # release() of a mechanism: the data given by position (as do.call() and
   # most calls give them) are left out too; a name is kept
-  m <- frechet_mechanism(E, 3, 1, center = c(0, 0), radius = 1)
+  m <- suppressWarnings(frechet_mechanism(E, 3, 1, center = c(0, 0), radius = 1), classes = "dpmanifold_low_utility")
   rm <- do.call(release, list(m, X))
   expect_identical(rm$call$X, as.name("<data>"))
   expect_false(any(grepl("0.123456", deparse(rm$call), fixed = TRUE)))
@@ -341,7 +351,8 @@ test_that("privacy_spent() composes every notion and says what holds", {
   E <- euclidean(2)
   X <- matrix(runif(20, -0.5, 0.5), 10)
   pure <- function(e) dp_frechet_mean(E, X, e, "laplace", center = c(0, 0), radius = 1)
-  appr <- function(e, d) dp_frechet_mean(E, X, e, "wrapped_gaussian", delta = d, center = c(0, 0), radius = 1)
+  appr <- function(e, d) suppressWarnings(dp_frechet_mean(E, X, e, "wrapped_gaussian", delta = d, center = c(0, 0),
+                                                               radius = 1), classes = "dpmanifold_low_utility")
   gdp <- function(mu) dp_frechet_mean(E, X, mechanism = "wrapped_gaussian", mu = mu, center = c(0, 0), radius = 1)
   rdp <- function(a, e) dp_frechet_mean(E, X, e, "wrapped_gaussian", alpha = a, center = c(0, 0), radius = 1)
   # pure and approximate: sums
@@ -453,10 +464,14 @@ test_that("radius must be below max_radius, and data and centre must be on the m
   expect_error(dp_frechet_mean(S2, X, 1, center = rbind(north, north), radius = pi / 8), class = "dpmanifold_error")
   P <- spd(2)
   Xp <- array(diag(2), c(2, 2, 4))
+  # (n = 4 in a ball of radius 1: the release would fill the ball, and says
+  # so before it looks at the data)
+  wl <- function(Xp) suppressWarnings(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = diag(2), radius = 1),
+                                           classes = "dpmanifold_low_utility")
   Xp[, , 2] <- matrix(c(1, 2, 2, 1), 2)     # symmetric, not positive definite
-  expect_error(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = diag(2), radius = 1), class = "dpmanifold_error")
+  expect_error(wl(Xp), class = "dpmanifold_error")
   Xp[, , 2] <- matrix(c(1, 0.5, 0, 1), 2)   # not symmetric
-  expect_error(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = diag(2), radius = 1), class = "dpmanifold_error")
+  expect_error(wl(Xp), class = "dpmanifold_error")
   expect_error(dp_frechet_mean(list(), X, 1, center = north, radius = pi / 8), class = "dpmanifold_error")
 })
 
@@ -476,7 +491,8 @@ test_that("bounds taken from the data raise the privacy-leak warning", {
                   list(M = P, X = Xp, mech = "wrapped_gaussian"))) {
     n_leak <- 0
     rel <- withCallingHandlers(
-      dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = if (cs$mech == "wrapped_gaussian") 1e-5),
+      suppressWarnings(dp_frechet_mean(cs$M, cs$X, 1, cs$mech, delta = if (cs$mech == "wrapped_gaussian") 1e-5),
+                            classes = "dpmanifold_low_utility"),
       dpmanifold_privacy_leak = function(w) { n_leak <<- n_leak + 1; invokeRestart("muffleWarning") })
     expect_equal(n_leak, 2, label = cs$mech)
     expect_setequal(rel$bounds$inferred, c("center", "radius"))
@@ -486,7 +502,9 @@ test_that("bounds taken from the data raise the privacy-leak warning", {
   # the inferred radius never reaches r*: data spread over more than r* are
   # clipped to a radius just below it
   Xwide <- b41_data(20, 1.2)
-  expect_warning(expect_warning(r3 <- dp_frechet_mean(S2, Xwide, 1, "laplace"), class = "dpmanifold_privacy_leak"),
+  expect_warning(expect_warning(suppressWarnings(r3 <- dp_frechet_mean(S2, Xwide, 1, "laplace"),
+                                                     classes = "dpmanifold_low_utility"),
+                               class = "dpmanifold_privacy_leak"),
                  class = "dpmanifold_privacy_leak")
   expect_lt(r3$bounds$radius, max_radius(S2))
 })

@@ -175,24 +175,31 @@ test_that("plot.dp_release draws Frechet-mean releases on every manifold and ret
   S2 <- sphere(2)
   north <- c(0, 0, 1)
   X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 30))
-  r_s2 <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8, return_nonprivate = TRUE)
+  # (the releases that keep their non-private mean, to be drawn, say they are not private)
+  expect_warning(r_s2 <- dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = pi / 8, return_nonprivate = TRUE),
+                 class = "dpmanifold_privacy_leak")
   S1 <- sphere(1)
   Y1 <- mfd_exp(S1, c(1, 0), 0.2 * mfd_random_tangent(S1, c(1, 0), 20))
   r_s1 <- dp_frechet_mean(S1, Y1, epsilon = 1, center = c(1, 0), radius = 0.5)
   P <- spd(2)
   Y <- mfd_exp(P, diag(2), 0.3 * mfd_random_tangent(P, diag(2), 20))
-  r_spd <- dp_frechet_mean(P, Y, epsilon = 1, mechanism = "wrapped_laplace", center = diag(2), radius = 1.5,
-                           return_nonprivate = TRUE)
+  expect_warning(r_spd <- dp_frechet_mean(P, Y, epsilon = 1, mechanism = "wrapped_laplace", center = diag(2),
+                                          radius = 1.5, return_nonprivate = TRUE),
+                 class = "dpmanifold_privacy_leak")
   P3 <- spd(3)
   Y3 <- mfd_exp(P3, diag(3), 0.3 * mfd_random_tangent(P3, diag(3), 20))
   r_spd3 <- dp_frechet_mean(P3, Y3, epsilon = 1, mechanism = "wrapped_laplace", center = diag(3), radius = 1.5)
   cc <- with_seed(1, simulate_corpus_callosum(20, k = 20))
   K <- kendall_shape(20)
   ctr <- frechet_mean(K, cc$shapes)$mean
-  r_k <- dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3, return_nonprivate = TRUE)
+  # (20 shapes in Kendall(20) fill the ball of radius 0.3: not the point here)
+  expect_warning(r_k <- suppressWarnings(dp_frechet_mean(K, cc$shapes, epsilon = 5, center = ctr, radius = 0.3,
+                                                              return_nonprivate = TRUE), classes = "dpmanifold_low_utility"),
+                 class = "dpmanifold_privacy_leak")
   E <- euclidean(2)
   Z <- matrix(rnorm(40, sd = 0.3), 20)
-  r_e <- dp_frechet_mean(E, Z, epsilon = 1, center = c(0, 0), radius = 1, return_nonprivate = TRUE)
+  expect_warning(r_e <- dp_frechet_mean(E, Z, epsilon = 1, center = c(0, 0), radius = 1, return_nonprivate = TRUE),
+                 class = "dpmanifold_privacy_leak")
   r_e1 <- dp_frechet_mean(euclidean(1), matrix(Z[, 1]), epsilon = 1, center = 0, radius = 1)
   S4 <- sphere(4)
   r_s4 <- suppressWarnings(dp_frechet_mean(S4, mfd_random_point(S4, 10), epsilon = 1))
