@@ -6,6 +6,9 @@
 # sets `reps` (data sets per row) before calling the helpers.
 
 lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
+# (shapes loads rgl, which warns on a machine without a display unless it
+# draws off screen)
+if (!nzchar(Sys.getenv("RGL_USE_NULL"))) Sys.setenv(RGL_USE_NULL = "TRUE")
 .libPaths(c(lib, .libPaths()))
 suppressPackageStartupMessages(library(dpmanifold))
 
