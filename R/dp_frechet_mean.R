@@ -140,6 +140,8 @@
 #'   a coarse `radius`: the exact sampler's refusal, a noise scale double
 #'   precision does not hold) are refused before the budget is charged.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
+#' @param ... Not used: an argument given here (such as lm()'s `data`) is
+#'   an error naming it (there is no formula interface).
 #' @return A [dp_release] object (methods: `print()`, `summary()`,
 #'   `coef()`, [confint()][confint.dp_release], [nobs()][release_conventions],
 #'   [plot()][plot.dp_release]).
@@ -170,8 +172,11 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                             delta = NULL, mu = NULL, alpha = NULL, footpoint = center,
                             truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
                             mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE,
-                            budget = NULL, bounds_share = NULL) {
-  check_required(c("M", "X"))
+                            budget = NULL, bounds_share = NULL, ...) {
+  check_required("M")
+  check_no_formula(if (!missing(X)) X, "X", ..., what = "dp_frechet_mean()",
+                   pass = "the manifold first, then the data, e.g. dp_frechet_mean(sphere(2), X, epsilon = 1, ...)")
+  check_required("X")
   cl <- match.call()
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))

@@ -23,6 +23,8 @@
 #'   of `coef()` (footpoint at the middle of `x_range`, velocity per unit of
 #'   x).
 #' @param max_iter,tol Iteration limit and tolerance on the gradient norm.
+#' @param ... Not used: an argument given here (such as lm()'s `data`) is
+#'   an error naming it (there is no formula interface).
 #' @return An object of class `geodesic_regression` with `coef` (list of the
 #'   footpoint `p` at `x0`, the middle of `x_range`, the velocity `v` per
 #'   unit of x, and `x0`: the parametrisation of [dp_geodesic_regression()],
@@ -48,8 +50,10 @@
 #' @seealso [geodesic_regression-methods] for the methods of the fit,
 #'   [dp_geodesic_regression()] for the private estimate.
 #' @export
-geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
-  check_required(c("M", "x", "y"))
+geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10, ...) {
+  check_required("M")
+  check_no_formula(if (!missing(x)) x, "x", ..., what = "geodesic_regression()")
+  check_required(c("x", "y"))
   cl <- match.call()
   Y <- as_data_points(M, y, "y")
   xs <- rescale_covariate(x, ncol(Y), x_range)

@@ -44,6 +44,23 @@ check_no_dots <- function(..., what, call = sys.call(-1)) {
   invisible(NULL)
 }
 
+# lm() habits in the fitting functions: a formula where the manifold (see
+# check_manifold()) or the covariate or data go, or a `data` argument,
+# named as such with what to pass instead, before a later argument is
+# blamed. `...`: the caller's (which takes no other), `what`: its name
+# and what it takes, as for check_no_dots().
+.no_formula_interface <- paste(
+  "the manifold first, then the covariate and the responses,",
+  "e.g. dp_geodesic_regression(euclidean(1), dat$x, dat$y, epsilon = 1, ...)")
+
+check_no_formula <- function(x, arg, ..., what, pass = .no_formula_interface, call = sys.call(-1)) {
+  if (inherits(x, "formula")) abort_arg(arg, paste("is a formula, but there is no formula interface: pass", pass), call)
+  if ("data" %in% names(list(...))) {
+    abort_arg("data", sprintf("is not an argument of %s: there is no formula interface; pass %s", what, pass), call)
+  }
+  check_no_dots(..., what = what, call = call)
+}
+
 # Largest whole number R holds as an integer; counts beyond it would become NA.
 .dpm_int_max <- .Machine$integer.max
 
@@ -75,12 +92,8 @@ manifold_facts <- function(type, size) {
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
   ctors <- paste0(manifold_constructors(), "()")
   ctors <- paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
-  if (inherits(M, "formula")) {
-    # an lm() habit: say what to pass instead
-    abort_arg(arg, paste(
-      "is a formula, but there is no formula interface: pass the manifold first, then the covariate and the",
-      "responses, e.g. dp_geodesic_regression(euclidean(1), dat$x, dat$y, epsilon = 1, ...)"), call)
-  }
+  # an lm() habit: say what to pass instead
+  if (inherits(M, "formula")) check_no_formula(M, arg, what = "", call = call)
   if (!inherits(M, "manifold")) {
     abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)", call)
   }

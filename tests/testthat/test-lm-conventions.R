@@ -148,6 +148,33 @@ test_that("a formula in place of the manifold says there is no formula interface
                class = "dpmanifold_error")
 })
 
+test_that("a formula in place of x, or a data argument, says there is no formula interface", {
+  df <- data.frame(age = runif(20, 20, 80))
+  df$bp <- 100 + 0.5 * df$age
+  # (lm() habits: `data` was R's "unused argument", a formula in `x` blamed `y`)
+  expect_error(dp_geodesic_regression(bp ~ age, data = df, epsilon = 1), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), bp ~ age, df, epsilon = 1),
+               "`x` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), bp ~ age, data = df, epsilon = 1),
+               "`x` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), df$age, df$bp, data = df, epsilon = 1),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  expect_error(geodesic_regression(bp ~ age, data = df), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(euclidean(1), bp ~ age, df), "`x` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(euclidean(1), df$age, df$bp, data = df),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(euclidean(1), ~ bp, data = df, epsilon = 1),
+               "`X` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(euclidean(1), df$bp, data = df, epsilon = 1),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  # any other stray argument is named too, not silently dropped
+  expect_error(geodesic_regression(euclidean(1), df$age, df$bp, maxit = 5), "`maxit` is not an argument",
+               class = "dpmanifold_error")
+})
+
 test_that("NA covariates in newdata give NA predictions, as predict.lm()'s na.pass", {
   rel <- lm_release()
   at <- c(0.1, NA, 0.5)
