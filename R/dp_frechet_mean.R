@@ -199,7 +199,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   Xa <- release_layout(M, X, "X")
   # bounds from the data (not private, with the leak warning) need the
   # validated data; a public ball does not
-  ball <- public_ball(M, if (is.null(center) || is.null(radius)) as_release_data(M, X, "X") else Xa,
+  ball <- public_ball(M, if (is.null(center) || is.null(radius)) as_release_data(M, X, "X", cl) else Xa,
                       center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)

@@ -170,7 +170,7 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
                tol = .dpm_tol, nonprivate = isTRUE(return_nonprivate))
   res <- cpp_release_frechet(M, Xa, spec)
   if (res$status == "malformed") {
-    abort_arg("X", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+    abort_off_manifold(M, "X", res$why, call = call)
   }
   # (a public refusal -- improper, refused, unresolved: decided from public
   # inputs before any draw -- costs nothing; a draw, even one that reached

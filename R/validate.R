@@ -61,6 +61,24 @@ check_no_formula <- function(x, arg, ..., what, pass = .no_formula_interface, ca
   check_no_dots(..., what = what, call = call)
 }
 
+# The one wording of a point that is not on the manifold, for every
+# function that checks points: the public tolerance and the fix, never the
+# size of the deviation (a record's value); `which_txt`: the index of the
+# first offending input point, where the caller reports it. `single`: the
+# argument is one point ("is not on") rather than a set ("holds a point").
+# (mfd_project() is the projection of an ambient vector onto a tangent
+# space, not of a point onto the manifold, so the fix is said per reason;
+# Kendall's reasons name as_preshape() themselves.)
+abort_off_manifold <- function(M, arg, why, which_txt = "", single = FALSE, call = sys.call(-1)) {
+  fix <- if (grepl("unit norm", why, fixed = TRUE)) " (divide each point by its norm)" else
+    if (grepl("not symmetric", why, fixed = TRUE)) " (symmetrise each matrix: (P + t(P)) / 2)" else
+    if (grepl("<x, x> = -1", why, fixed = TRUE)) " (recompute each point's first coordinate as sqrt(1 + sum(x[-1]^2)))" else ""
+  abort_arg(arg, sprintf(paste("%s not on the manifold (%s, to within the tolerance %g of every function)%s: it %s;",
+                               "move points that carry rounding back onto it before the call%s"),
+                         if (single) "is" else "holds a point that is", manifold_label(M), .dpm_tol, which_txt,
+                         why, fix), call)
+}
+
 # Largest whole number R holds as an integer; counts beyond it would become NA.
 .dpm_int_max <- .Machine$integer.max
 

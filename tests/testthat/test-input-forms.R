@@ -122,3 +122,29 @@ test_that("forms that are not points are refused with the package's classed erro
   expect_error(dp_frechet_mean(spd(2), list(diag(2), -diag(2)), epsilon = 1, center = diag(2), radius = 1),
                class = "dpmanifold_error")
 })
+
+test_that("points off the manifold are refused with the tolerance and the fix, in one wording", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(3)
+  X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 100))
+  Xr <- round(X, 5)    # data read from a file with 5 digits: off by more than 1e-6
+  x <- runif(100)
+  msg <- "not on the manifold \\(S\\^2, to within the tolerance 1e-06 of every function\\).*divide each point by its norm"
+  expect_error(dp_frechet_mean(S2, Xr, epsilon = 1, center = north, radius = 0.5), paste0("`X` holds a point that is ", msg),
+               class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(S2, Xr, epsilon = 1), msg, class = "dpmanifold_error")
+  expect_error(geodesic_regression(S2, x, Xr), paste0("`y` holds a point that is ", msg, ".*"), class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(S2, x, Xr, epsilon = 1, center = north, radius = 0.5, x_range = c(0, 1)),
+               msg, class = "dpmanifold_error")
+  expect_error(mfd_dist(S2, Xr[1, ], north), paste0("`p` is ", msg), class = "dpmanifold_error")
+  expect_error(mfd_dist(spd(2), matrix(c(1, 0.5, 0, 1), 2), diag(2)), "tolerance 1e-06.*\\(symmetrise",
+               class = "dpmanifold_error")
+  # (a release's message names no record's deviation: it is the same for any
+  # off-manifold record)
+  e1 <- tryCatch(dp_frechet_mean(S2, Xr, epsilon = 1, center = north, radius = 0.5), error = conditionMessage)
+  e2 <- tryCatch(dp_frechet_mean(S2, 2 * X, epsilon = 1, center = north, radius = 0.5), error = conditionMessage)
+  expect_identical(e1, e2)
+  # the fix works
+  expect_s3_class(dp_frechet_mean(S2, Xr / sqrt(rowSums(Xr^2)), epsilon = 1, center = north, radius = 0.5), "dp_release")
+})
