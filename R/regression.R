@@ -19,9 +19,11 @@
 #'   converted with [as_preshape()]).
 #' @param x_range Range used to rescale `x` to \[0, 1\] (default `range(x)`);
 #'   values outside are clamped.
-#' @param init Optional `list(p, v)` starting point, in the parametrisation
-#'   of `coef()` (footpoint at the middle of `x_range`, velocity per unit of
-#'   x).
+#' @param init Optional starting point: what `coef()` of a fit returns
+#'   (`list(p, v, x0)`: the footpoint `p` at `x0`, the velocity `v` per unit
+#'   of x), or `list(p, v)` with the footpoint at the middle of `x_range`;
+#'   on [euclidean()] also what `coef()` returns there (lm's intercept and
+#'   slope: a vector of two, or a 2 x d matrix), as from `coef(lm(y ~ x))`.
 #' @param max_iter,tol Iteration limit and tolerance on the gradient norm.
 #' @param ... Not used: an argument given here (such as lm()'s `data`) is
 #'   an error naming it (there is no formula interface).
@@ -62,13 +64,14 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
   check_positive_number(tol, "tol")
   p0 <- v0 <- NULL
   if (!is.null(init)) {
-    if (!is.list(init) || is.null(init$p) || is.null(init$v)) abort_arg("init", "must be a list with elements `p` and `v`")
+    init <- regression_init(M, init)
     pm <- as_points(M, init$p, "init$p")[, 1]
     vm <- as_tangents(M, matrix(pm), init$v, "init$v")[, 1]
     # to the fit's internal parametrisation: footpoint at the lower end of
-    # the range, velocity over the range
+    # the range (from x0: the middle of the range unless init says), velocity
+    # over the range
     w <- diff(xs$range)
-    back <- -vm * w / 2
+    back <- (xs$range[1] - (init$x0 %||% mean(xs$range))) * vm
     p0 <- cpp_binary_op(M, "exp", matrix(pm), matrix(back))[, 1]
     v0 <- cpp_ternary_op(M, "transport_along", matrix(pm), matrix(back), matrix(vm * w))[, 1]
   }
@@ -80,6 +83,31 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
                     f$iterations, f$grad_norm), call. = FALSE)
   }
   new_geodesic_regression(M, f$p, f$v, xs, Y, f, cl, point_names(y, ncol(Y)), response_names(M, y))
+}
+
+# `init` of geodesic_regression(): list(p, v), or coef()'s list(p, v, x0)
+# (the footpoint at x0; without x0 at the middle of the range), or on
+# euclidean() what coef() (or lm's coef()) returns there: the intercept
+# and the slope, two numbers or a 2 x d matrix; lm's intercept is the
+# footpoint at x = 0.
+regression_init <- function(M, init, call = sys.call(-1)) {
+  lm_form <- sprintf("on %s also coef()'s (Intercept) and slope, %s", manifold_label(M),
+                     if (M$dim == 1) "two numbers" else sprintf("a 2 x %d matrix", M$dim))
+  if (inherits(M, "euclidean") && is.numeric(init)) {
+    ok <- if (is.null(dim(init))) M$dim == 1 && length(init) == 2L else
+      length(dim(init)) == 2L && all(dim(init) == c(2L, M$dim))
+    if (!ok) abort_arg("init", sprintf("must be list(p = , v = ) or, %s", lm_form), call)
+    B <- matrix(init, 2L)
+    return(list(p = B[1, ], v = B[2, ], x0 = 0))
+  }
+  if (!is.list(init) || is.null(init$p) || is.null(init$v)) {
+    abort_arg("init", paste0("must be a list with elements `p` and `v` (as coef() returns)",
+                             if (inherits(M, "euclidean")) paste0(", or ", lm_form)), call)
+  }
+  if (!is.null(init$x0) && !(is_scalar_number(init$x0) && is.finite(init$x0))) {
+    abort_arg("init$x0", "must be a single finite number (the covariate value at the footpoint `p`)", call)
+  }
+  init
 }
 
 # (nm, resp: the names of the responses and of their coordinates on
