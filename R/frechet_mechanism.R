@@ -192,7 +192,8 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   est <- as.numeric(check_representable(M, matrix(est), "radius", if (off) "tangent" else "point", call = call))
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
-    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.",
+                      call = call)
     nonprivate <- list(frechet_mean = from_ambient(M, matrix(res$nonprivate_mean), single = TRUE),
                        clipped = res$clipped)
   }

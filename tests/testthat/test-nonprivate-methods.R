@@ -221,3 +221,18 @@ test_that("a fit whose velocity per unit of x overflows is refused, naming the c
   fm <- frechet_mean(euclidean(2), cbind(c(1, 2, 3), c(0, 1, 0)))
   expect_error(plot(fm), "^`x` is a non-private Frechet mean.*plot_sphere", class = "dpmanifold_error")
 })
+
+test_that("dp_frechet_mean(return_nonprivate = TRUE) warns with the user's call", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(4)
+  X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 50))
+  # (the warning named release_frechet_points(mech, Xa, ...), an internal)
+  w <- tryCatch(dp_frechet_mean(S2, X, epsilon = 1, center = north, radius = 0.5, return_nonprivate = TRUE),
+                dpmanifold_privacy_leak = function(w) w)
+  expect_s3_class(w, "dpmanifold_privacy_leak")
+  expect_identical(as.character(conditionCall(w)[[1]]), "dp_frechet_mean")
+  m <- frechet_mechanism(S2, 50, 1, center = north, radius = 0.5)
+  w <- tryCatch(release(m, X, return_nonprivate = TRUE), dpmanifold_privacy_leak = function(w) w)
+  expect_match(as.character(conditionCall(w)[[1]]), "^release")
+})
