@@ -98,7 +98,7 @@
 #' @param alpha For `"wrapped_gaussian"` under (alpha, epsilon)-RDP.
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
 #'   `center`; with `bounds_share` the private centre, and giving one is an
-#'   error).
+#'   error, as it is for the mechanisms that draw no footpoint).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
 #'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
 #'   its exact sampler runs), `TRUE` the law
@@ -187,6 +187,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     }
     return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
   }
+  check_footpoint_used(opts$mechanism, !missing(footpoint) && !is.null(footpoint))
   # the public ball and footpoint validated and the budget checked before
   # any data are read (all of it is public); the charge once the data are
   # found valid (an input error costs nothing)

@@ -29,9 +29,21 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
   check_required(c("center", "radius"), why = "a mechanism is built from public bounds only")
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))
+  check_footpoint_used(opts$mechanism, !missing(footpoint) && !is.null(footpoint))
   ball <- public_ball(M, NULL, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   build_frechet_mechanism(M, n, opts, ball, footpoint = f)
+}
+
+# A footpoint given for a mechanism that draws none (the default, laplace,
+# kng, the baseline) is refused, as `delta` and `mu` are, not ignored.
+check_footpoint_used <- function(mechanism, given, call = sys.call(-1)) {
+  if (given && !isTRUE(mechanism %in% c("wrapped_laplace", "wrapped_gaussian"))) {
+    abort_arg("footpoint", sprintf("only applies to mechanisms \"wrapped_laplace\" and \"wrapped_gaussian\" (%s draws no footpoint)",
+                                   if (is.null(mechanism)) "the default mechanism" else sprintf("\"%s\"", mechanism)),
+              call)
+  }
+  invisible(NULL)
 }
 
 # The options of a Frechet-mean release, validated (public inputs).
