@@ -38,6 +38,9 @@
 #'   [geodesic_regression-methods]): `print`, `summary`, `coef`, `fitted`,
 #'   `residuals`, `predict`, `nobs`, `confint` and `vcov` (lm's, on
 #'   `euclidean()` fits), and `plot` ([plot.geodesic_regression()]).
+#'   Warnings are of class `dpmanifold_warning` and carry the call:
+#'   `dpmanifold_clamped` when values of `x` lie outside `x_range`,
+#'   `dpmanifold_not_converged` when `max_iter` is reached first.
 #' @references Fletcher (2013), Geodesic regression and the theory of least
 #'   squares on Riemannian manifolds; Kulkarni and Soto, DP geodesic
 #'   regression, eq. 5-8 and appendix B.3.
@@ -59,7 +62,9 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
   cl <- match.call()
   Y <- as_data_points(M, y, "y")
   xs <- rescale_covariate(x, ncol(Y), x_range)
-  if (xs$clamped > 0) warning(sprintf("%d value(s) of `x` outside `x_range` were clamped", xs$clamped), call. = FALSE)
+  if (xs$clamped > 0) {
+    warn_dpm(sprintf("%d value(s) of `x` outside `x_range` were clamped", xs$clamped), "dpmanifold_clamped", cl)
+  }
   max_iter <- check_count(max_iter, "max_iter")
   check_positive_number(tol, "tol")
   p0 <- v0 <- NULL
@@ -79,8 +84,8 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
   check_representable(M, matrix(f$p), "y", "point")
   check_representable(M, c(f$v, f$energy, f$grad_norm), "y", "number")
   if (!f$converged) {
-    warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
-                    f$iterations, f$grad_norm), call. = FALSE)
+    warn_dpm(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
+                     f$iterations, f$grad_norm), "dpmanifold_not_converged", cl)
   }
   new_geodesic_regression(M, f$p, f$v, xs, Y, f, cl, point_names(y, ncol(Y)), response_names(M, y))
 }

@@ -79,6 +79,14 @@ abort_off_manifold <- function(M, arg, why, which_txt = "", single = FALSE, call
                          why, fix), call)
 }
 
+# A classed warning carrying the user's call: `class` a subclass (e.g.
+# "dpmanifold_not_converged", "dpmanifold_clamped") before
+# "dpmanifold_warning".
+warn_dpm <- function(msg, class = NULL, call = sys.call(-1)) {
+  warning(structure(class = c(class, "dpmanifold_warning", "warning", "condition"),
+                    list(message = msg, call = call)))
+}
+
 # Largest whole number R holds as an integer; counts beyond it would become NA.
 .dpm_int_max <- .Machine$integer.max
 
