@@ -156,8 +156,19 @@ midrange_coef <- function(M, p, v, x_range) {
   list(p = from_ambient(M, pm, single = TRUE), v = from_ambient(M, vm, single = TRUE), x0 = mean(x_range))
 }
 
+# The covariate as a numeric vector: a numeric vector or one-row/column
+# matrix, or a data frame (tibble) of one numeric column, df["age"], as
+# predict()'s newdata takes it.
+covariate_values <- function(x, call = sys.call(-1)) {
+  if (is.data.frame(x) && length(x) == 1L && is.numeric(x[[1L]])) x <- x[[1L]]
+  if (!is.numeric(x) || !is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1) {
+    abort_arg("x", "must be a numeric vector (or a data frame of one numeric column)", call)
+  }
+  as.numeric(x)
+}
+
 rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
-  if (!is.numeric(x) || !is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1) abort_arg("x", "must be a numeric vector", call)
+  x <- covariate_values(x, call)
   x <- as.numeric(x)
   if (length(x) != n) abort_arg("x", sprintf("has length %d but `y` has %d points", length(x), n), call)
   if (any(!is.finite(x))) abort_arg("x", "contains NA, NaN or Inf values", call)

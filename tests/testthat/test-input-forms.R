@@ -147,3 +147,21 @@ test_that("points off the manifold are refused with the tolerance and the fix, i
   # the fix works
   expect_s3_class(dp_frechet_mean(S2, Xr / sqrt(rowSums(Xr^2)), epsilon = 1, center = north, radius = 0.5), "dp_release")
 })
+
+test_that("a data frame of one numeric column is a covariate, as it is newdata", {
+  set.seed(9)
+  df <- data.frame(age = runif(60, 20, 80))
+  df$bp <- 100 + 0.5 * df$age + rnorm(60)
+  E1 <- euclidean(1)
+  fit <- geodesic_regression(E1, df$age, df$bp)
+  # (refused as "`x` must be a numeric vector")
+  expect_equal(coef(geodesic_regression(E1, df["age"], df$bp)), coef(fit))
+  expect_equal(coef(geodesic_regression(E1, df[, "age", drop = FALSE], df$bp)), coef(fit))
+  set.seed(1); r1 <- dp_geodesic_regression(E1, df$age, df$bp, epsilon = 1, center = 130, radius = 40, x_range = c(20, 80))
+  set.seed(1); r2 <- dp_geodesic_regression(E1, df["age"], df$bp, epsilon = 1, center = 130, radius = 40, x_range = c(20, 80))
+  expect_equal(coef(r2), coef(r1))
+  expect_error(geodesic_regression(E1, df, df$bp), "`x` must be a numeric vector \\(or a data frame of one numeric column\\)",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(E1, data.frame(a = letters[1:60]), df$bp), "`x` must be a numeric vector",
+               class = "dpmanifold_error")
+})
