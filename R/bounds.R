@@ -44,7 +44,7 @@ as_release_data <- function(M, X, arg, call = sys.call(-1)) {
 validate_release_points <- function(M, A, arg, call = sys.call(-1)) {
   res <- cpp_validate_data(M, A, .dpm_tol)
   if (any(res$status == 1L)) {
-    abort_arg(arg, sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+    abort_off_manifold(M, arg, res$why, call = call)
   }
   out <- res$points
   bad <- res$status == 2L

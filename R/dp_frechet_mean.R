@@ -98,7 +98,7 @@
 #' @param alpha For `"wrapped_gaussian"` under (alpha, epsilon)-RDP.
 #' @param footpoint Public footpoint of the wrapped mechanisms (default
 #'   `center`; with `bounds_share` the private centre, and giving one is an
-#'   error).
+#'   error, as it is for the mechanisms that draw no footpoint).
 #' @param truncated For `"laplace"`: `NULL` (default) uses the untruncated
 #'   law when sigma is below 0.8 `max_untruncated_sigma(M)` (or where only
 #'   its exact sampler runs), `TRUE` the law
@@ -140,6 +140,8 @@
 #'   a coarse `radius`: the exact sampler's refusal, a noise scale double
 #'   precision does not hold) are refused before the budget is charged.
 #'   Proof: `system.file("proofs", "private-bounds.md", package = "dpmanifold")`.
+#' @param ... Not used: an argument given here (such as lm()'s `data`) is
+#'   an error naming it (there is no formula interface).
 #' @return A [dp_release] object (methods: `print()`, `summary()`,
 #'   `coef()`, [confint()][confint.dp_release], [nobs()][release_conventions],
 #'   [plot()][plot.dp_release]).
@@ -170,8 +172,11 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
                             delta = NULL, mu = NULL, alpha = NULL, footpoint = center,
                             truncated = NULL, align = TRUE, sampler = c("exact", "mcmc"),
                             mcmc = mcmc_control(), seed_scale = FALSE, return_nonprivate = FALSE,
-                            budget = NULL, bounds_share = NULL) {
-  check_required(c("M", "X"))
+                            budget = NULL, bounds_share = NULL, ...) {
+  check_required("M")
+  check_no_formula(if (!missing(X)) X, "X", ..., what = "dp_frechet_mean()",
+                   pass = "the manifold first, then the data, e.g. dp_frechet_mean(sphere(2), X, epsilon = 1, ...)")
+  check_required("X")
   cl <- match.call()
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))
@@ -182,6 +187,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
     }
     return(frechet_with_private_bounds(M, X, opts, bounds_share, center, radius, return_nonprivate, budget, cl))
   }
+  check_footpoint_used(opts$mechanism, !missing(footpoint) && !is.null(footpoint))
   # the public ball and footpoint validated and the budget checked before
   # any data are read (all of it is public); the charge once the data are
   # found valid (an input error costs nothing)
@@ -194,7 +200,7 @@ dp_frechet_mean <- function(M, X, epsilon, mechanism = NULL, center = NULL, radi
   Xa <- release_layout(M, X, "X")
   # bounds from the data (not private, with the leak warning) need the
   # validated data; a public ball does not
-  ball <- public_ball(M, if (is.null(center) || is.null(radius)) as_release_data(M, X, "X") else Xa,
+  ball <- public_ball(M, if (is.null(center) || is.null(radius)) as_release_data(M, X, "X", cl) else Xa,
                       center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   mech <- build_frechet_mechanism(M, ncol(Xa), opts, ball, footpoint = f, inferred = ball$inferred)

@@ -133,6 +133,8 @@
 #'   runs on that ball with the rest. `center` and `radius` are then a
 #'   coarse public ball (required on non-compact manifolds); `x_range` stays
 #'   a required public input. Proof: `private-bounds.md`.
+#' @param ... Not used: an argument given here (such as lm()'s `data`) is
+#'   an error naming it (there is no formula interface).
 #' @return A [dp_release] whose `estimate` is `list(p, v, x0, x_range)`;
 #'   `stages` lists each stage's budget, sensitivity and scale; `bounds`
 #'   holds the public bounds and the clip level the release drew.
@@ -167,8 +169,10 @@ dp_geodesic_regression <- function(M, x, y, epsilon, tau = NULL, center = NULL, 
                                               "sequential"),
                                    p_radius = NULL, v_bound = NULL, localise = 0.1, weight = NULL,
                                    sampler = c("auto", "exact", "mcmc"), mcmc = NULL,
-                                   return_nonprivate = FALSE, budget = NULL, bounds_share = NULL) {
-  check_required(c("M", "x", "y"))
+                                   return_nonprivate = FALSE, budget = NULL, bounds_share = NULL, ...) {
+  check_required("M")
+  check_no_formula(if (!missing(x)) x, "x", ..., what = "dp_geodesic_regression()")
+  check_required(c("x", "y"))
   cl <- match.call()
   method <- check_choice(method, c("gauss_newton", "auto", "tangent", "energy", "linearised", "joint", "sequential"),
                          "method")

@@ -18,7 +18,8 @@
 #' @return An object of class `frechet_mean`: a list with `mean` (a point in
 #'   the layout of `M`), `iterations`, `grad_norm`, `objective` (F at the
 #'   mean), `converged`, `n` and `manifold`; on `euclidean()` also
-#'   `sampling`, what lm's confidence intervals need. A warning is raised
+#'   `sampling`, what lm's confidence intervals need. A warning (class
+#'   `dpmanifold_not_converged`, a `dpmanifold_warning`) is raised
 #'   when it did not converge. Methods (see [frechet_mean-methods]):
 #'   `print`, `summary`, `coef`, `nobs` and `confint` (lm's, on
 #'   `euclidean()`).
@@ -49,8 +50,8 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
   check_representable(M, matrix(r$mean), "X", "point")
   check_representable(M, c(r$objective, r$grad_norm), "X", "number")
   if (!r$converged) {
-    warning(sprintf("frechet_mean() did not converge in %d iterations (gradient norm %.3g > tol %.3g)",
-                    r$iterations, r$grad_norm, tol), call. = FALSE)
+    warn_dpm(sprintf("frechet_mean() did not converge in %d iterations (gradient norm %.3g > tol %.3g)",
+                     r$iterations, r$grad_norm, tol), "dpmanifold_not_converged")
   }
   structure(list(mean = from_ambient(M, matrix(r$mean), single = TRUE),
                  iterations = r$iterations, grad_norm = r$grad_norm,

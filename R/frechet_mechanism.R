@@ -29,9 +29,21 @@ frechet_mechanism <- function(M, n, epsilon, mechanism = NULL, center, radius, d
   check_required(c("center", "radius"), why = "a mechanism is built from public bounds only")
   opts <- frechet_options(M, if (missing(epsilon)) NULL else epsilon, mechanism, delta, mu, alpha,
                           truncated, align, sampler, mcmc, seed_scale, mcmc_given = !missing(mcmc))
+  check_footpoint_used(opts$mechanism, !missing(footpoint) && !is.null(footpoint))
   ball <- public_ball(M, NULL, center, radius)
   f <- if (is.null(footpoint)) NULL else as_points(M, footpoint, "footpoint")[, 1]
   build_frechet_mechanism(M, n, opts, ball, footpoint = f)
+}
+
+# A footpoint given for a mechanism that draws none (the default, laplace,
+# kng, the baseline) is refused, as `delta` and `mu` are, not ignored.
+check_footpoint_used <- function(mechanism, given, call = sys.call(-1)) {
+  if (given && !isTRUE(mechanism %in% c("wrapped_laplace", "wrapped_gaussian"))) {
+    abort_arg("footpoint", sprintf("only applies to mechanisms \"wrapped_laplace\" and \"wrapped_gaussian\" (%s draws no footpoint)",
+                                   if (is.null(mechanism)) "the default mechanism" else sprintf("\"%s\"", mechanism)),
+              call)
+  }
+  invisible(NULL)
 }
 
 # The options of a Frechet-mean release, validated (public inputs).
@@ -170,7 +182,7 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
                tol = .dpm_tol, nonprivate = isTRUE(return_nonprivate))
   res <- cpp_release_frechet(M, Xa, spec)
   if (res$status == "malformed") {
-    abort_arg("X", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+    abort_off_manifold(M, "X", res$why, call = call)
   }
   # (a public refusal -- improper, refused, unresolved: decided from public
   # inputs before any draw -- costs nothing; a draw, even one that reached
@@ -192,7 +204,8 @@ release_frechet_points <- function(mech, Xa, return_nonprivate = FALSE, call = N
   est <- as.numeric(check_representable(M, matrix(est), "radius", if (off) "tangent" else "point", call = call))
   nonprivate <- NULL
   if (isTRUE(return_nonprivate)) {
-    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.")
+    warn_privacy_leak(msg = "`return_nonprivate = TRUE` stores the non-private Frechet mean and clipped count: this release is NOT private.",
+                      call = call)
     nonprivate <- list(frechet_mean = from_ambient(M, matrix(res$nonprivate_mean), single = TRUE),
                        clipped = res$clipped)
   }

@@ -209,7 +209,7 @@ as_points <- function(M, x, arg, tol = .dpm_tol, call = sys.call(-1)) {
     bad <- which(nzchar(why))
     which_txt <- if (ncol(X) == 1L) "" else sprintf(" (point %d%s)", bad[1],
                                                     if (length(bad) > 1) sprintf(" and %d more", length(bad) - 1) else "")
-    abort_arg(arg, sprintf("is not on the manifold%s: it %s", which_txt, why[bad[1]]), call)
+    abort_off_manifold(M, arg, why[bad[1]], which_txt, single = ncol(X) == 1L, call = call)
   }
   X <- res$points
   attr(X, "single") <- single

@@ -31,7 +31,9 @@
 #' @param x A `geodesic_regression` object.
 #' @param ... Passed on: `view`, `graticule`, `back` and `main` for the
 #'   sphere ([plot_sphere()]), `which` (the 2 x 2 block) and `main` for
-#'   SPD, `main` otherwise.
+#'   SPD, `main` otherwise; `xlab` (the covariate's axis) where there is
+#'   one (not on the sphere of dimension 2 or Kendall's space), and `ylab`
+#'   (one label per coordinate) on `euclidean()`.
 #' @param at Covariate values at which the fitted geodesic is drawn for SPD
 #'   matrices (default: 5 equally spaced values over `x_range`) and shapes
 #'   (default: the ends and the middle of `x_range`).
@@ -126,7 +128,7 @@ plot_regression_fit <- function(M, curves, x_range, data, legend, ...) UseMethod
 # panel each, with the data and the fitted geodesics.
 #' @export
 plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., at = NULL, main = NULL,
-                                        bounds = NULL) {
+                                        bounds = NULL, xlab = "x") {
   ref <- if (!is.null(bounds$center)) to_ambient(M, bounds$center, "bounds$center")[, 1] else
     to_ambient(M, predict_geodesic(M, curves[[1]]$p, curves[[1]]$v, x_range, mean(x_range)), "p")[, 1]
   xs <- seq(x_range[1], x_range[2], length.out = 60)
@@ -142,7 +144,7 @@ plot_regression_fit.default <- function(M, curves, x_range, data, legend, ..., a
   for (j in seq_len(k)) {
     yl <- range(c(unlist(lapply(coords, function(L) L[, j])), Y[, j]))
     if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
-    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
+    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = xlab,
                    ylab = sprintf("normal coordinate %d%s", j, if (M$dim > 2L) sprintf(" (of %d)", M$dim) else ""),
                    main = if (j == 1L) main %||% manifold_label(M))
     if (!is.null(Y)) graphics::points(data$x, Y[, j], pch = 16, col = .dpm_col["data"], cex = 0.7)
@@ -186,7 +188,7 @@ plot_regression_fit.sphere <- function(M, curves, x_range, data, legend, ..., at
 }
 
 # S^1: the angle of the data and of the fits against the covariate.
-plot_regression_circle <- function(M, curves, x_range, data, legend, ..., main = NULL) {
+plot_regression_circle <- function(M, curves, x_range, data, legend, ..., main = NULL, xlab = "x") {
   xs <- seq(x_range[1], x_range[2], length.out = 200)
   paths <- lapply(curves, function(cv) {
     P <- predict_geodesic(M, cv$p, cv$v, x_range, xs)
@@ -199,7 +201,7 @@ plot_regression_circle <- function(M, curves, x_range, data, legend, ..., main =
   }
   yl <- range(c(unlist(paths), dy))
   if (legend) yl <- ylim_with_legend(yl, length(curves))
-  graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x", ylab = "angle (radians)", main = main)
+  graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = xlab, ylab = "angle (radians)", main = main)
   if (!is.null(dy)) graphics::points(data$x, dy, pch = 16, col = .dpm_col["data"], cex = 0.7)
   for (nm in names(curves)) graphics::lines(xs, paths[[nm]], col = regression_cols[[nm]], lwd = 2.5)
   regression_legend(curves, legend, pos = free_corner(paths[[1]]))
@@ -215,7 +217,7 @@ unwrap_angle <- function(a) {
 
 #' @export
 plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = NULL, which = 1:2, main = NULL,
-                                    bounds = NULL) {
+                                    bounds = NULL, xlab = "x") {
   k <- M$size
   if (k < 2L) return(NextMethod())   # spd(1): normal coordinates
   ok <- is.numeric(which) && length(which) == 2L && all(which %in% seq_len(k)) && which[1] != which[2]
@@ -241,7 +243,7 @@ plot_regression_fit.spd <- function(M, curves, x_range, data, legend, ..., at = 
   graphics::plot.window(xlim = lim$xlim, ylim = lim$ylim, asp = 1)
   graphics::axis(1, at = pretty(xlim))
   ttl <- main %||% if (k > 2L) sprintf("rows/columns %d and %d", which[1], which[2])
-  graphics::title(main = ttl, xlab = "x")
+  graphics::title(main = ttl, xlab = xlab)
   if (!is.null(D)) {
     plot_spd_ellipses(D, centers = cbind(data$x, h), scale = scale, add = TRUE,
                       border = covariate_greys(data$x, x_range, 0.7))
@@ -329,7 +331,7 @@ plot_regression_fit.kendall_shape <- function(M, curves, x_range, data, legend, 
 
 #' @export
 plot_regression_fit.euclidean <- function(M, curves, x_range, data, legend, ..., at = NULL, main = NULL,
-                                          bounds = NULL) {
+                                          bounds = NULL, xlab = "x", ylab = NULL) {
   d <- M$size
   xs <- x_range
   lines_y <- lapply(curves, function(cv) matrix(predict_geodesic(M, cv$p, cv$v, x_range, xs), 2L, d))
@@ -341,8 +343,9 @@ plot_regression_fit.euclidean <- function(M, curves, x_range, data, legend, ...,
   for (j in seq_len(d)) {
     yl <- range(c(unlist(lapply(lines_y, function(L) L[, j])), Y[, j]))
     if (j == 1L && legend) yl <- ylim_with_legend(yl, length(curves))
-    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = "x",
-                   ylab = if (d > 1L) sprintf("coordinate %d", j) else "y", main = if (j == 1L) main)
+    graphics::plot(range(c(xs, data$x)), yl, type = "n", xlab = xlab,
+                   ylab = if (!is.null(ylab)) rep_len(ylab, d)[j] else if (d > 1L) sprintf("coordinate %d", j) else "y",
+                   main = if (j == 1L) main)
     if (!is.null(Y)) graphics::points(data$x, Y[, j], pch = 16, col = .dpm_col["data"], cex = 0.7)
     for (nm in names(curves)) graphics::lines(xs, lines_y[[nm]][, j], col = regression_cols[[nm]], lwd = 2.5)
     if (j == 1L) regression_legend(curves, legend, pos = free_corner(lines_y[[1]][, 1]))

@@ -19,10 +19,14 @@
 #'   converted with [as_preshape()]).
 #' @param x_range Range used to rescale `x` to \[0, 1\] (default `range(x)`);
 #'   values outside are clamped.
-#' @param init Optional `list(p, v)` starting point, in the parametrisation
-#'   of `coef()` (footpoint at the middle of `x_range`, velocity per unit of
-#'   x).
+#' @param init Optional starting point: what `coef()` of a fit returns
+#'   (`list(p, v, x0)`: the footpoint `p` at `x0`, the velocity `v` per unit
+#'   of x), or `list(p, v)` with the footpoint at the middle of `x_range`;
+#'   on [euclidean()] also what `coef()` returns there (lm's intercept and
+#'   slope: a vector of two, or a 2 x d matrix), as from `coef(lm(y ~ x))`.
 #' @param max_iter,tol Iteration limit and tolerance on the gradient norm.
+#' @param ... Not used: an argument given here (such as lm()'s `data`) is
+#'   an error naming it (there is no formula interface).
 #' @return An object of class `geodesic_regression` with `coef` (list of the
 #'   footpoint `p` at `x0`, the middle of `x_range`, the velocity `v` per
 #'   unit of x, and `x0`: the parametrisation of [dp_geodesic_regression()],
@@ -34,6 +38,9 @@
 #'   [geodesic_regression-methods]): `print`, `summary`, `coef`, `fitted`,
 #'   `residuals`, `predict`, `nobs`, `confint` and `vcov` (lm's, on
 #'   `euclidean()` fits), and `plot` ([plot.geodesic_regression()]).
+#'   Warnings are of class `dpmanifold_warning` and carry the call:
+#'   `dpmanifold_clamped` when values of `x` lie outside `x_range`,
+#'   `dpmanifold_not_converged` when `max_iter` is reached first.
 #' @references Fletcher (2013), Geodesic regression and the theory of least
 #'   squares on Riemannian manifolds; Kulkarni and Soto, DP geodesic
 #'   regression, eq. 5-8 and appendix B.3.
@@ -48,23 +55,28 @@
 #' @seealso [geodesic_regression-methods] for the methods of the fit,
 #'   [dp_geodesic_regression()] for the private estimate.
 #' @export
-geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10) {
-  check_required(c("M", "x", "y"))
+geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter = 1000, tol = 1e-10, ...) {
+  check_required("M")
+  check_no_formula(if (!missing(x)) x, "x", ..., what = "geodesic_regression()")
+  check_required(c("x", "y"))
   cl <- match.call()
   Y <- as_data_points(M, y, "y")
   xs <- rescale_covariate(x, ncol(Y), x_range)
-  if (xs$clamped > 0) warning(sprintf("%d value(s) of `x` outside `x_range` were clamped", xs$clamped), call. = FALSE)
+  if (xs$clamped > 0) {
+    warn_dpm(sprintf("%d value(s) of `x` outside `x_range` were clamped", xs$clamped), "dpmanifold_clamped", cl)
+  }
   max_iter <- check_count(max_iter, "max_iter")
   check_positive_number(tol, "tol")
   p0 <- v0 <- NULL
   if (!is.null(init)) {
-    if (!is.list(init) || is.null(init$p) || is.null(init$v)) abort_arg("init", "must be a list with elements `p` and `v`")
+    init <- regression_init(M, init)
     pm <- as_points(M, init$p, "init$p")[, 1]
     vm <- as_tangents(M, matrix(pm), init$v, "init$v")[, 1]
     # to the fit's internal parametrisation: footpoint at the lower end of
-    # the range, velocity over the range
+    # the range (from x0: the middle of the range unless init says), velocity
+    # over the range
     w <- diff(xs$range)
-    back <- -vm * w / 2
+    back <- (xs$range[1] - (init$x0 %||% mean(xs$range))) * vm
     p0 <- cpp_binary_op(M, "exp", matrix(pm), matrix(back))[, 1]
     v0 <- cpp_ternary_op(M, "transport_along", matrix(pm), matrix(back), matrix(vm * w))[, 1]
   }
@@ -72,10 +84,35 @@ geodesic_regression <- function(M, x, y, x_range = NULL, init = NULL, max_iter =
   check_representable(M, matrix(f$p), "y", "point")
   check_representable(M, c(f$v, f$energy, f$grad_norm), "y", "number")
   if (!f$converged) {
-    warning(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
-                    f$iterations, f$grad_norm), call. = FALSE)
+    warn_dpm(sprintf("geodesic_regression() did not converge in %d iterations (gradient norm %.3g)",
+                     f$iterations, f$grad_norm), "dpmanifold_not_converged", cl)
   }
   new_geodesic_regression(M, f$p, f$v, xs, Y, f, cl, point_names(y, ncol(Y)), response_names(M, y))
+}
+
+# `init` of geodesic_regression(): list(p, v), or coef()'s list(p, v, x0)
+# (the footpoint at x0; without x0 at the middle of the range), or on
+# euclidean() what coef() (or lm's coef()) returns there: the intercept
+# and the slope, two numbers or a 2 x d matrix; lm's intercept is the
+# footpoint at x = 0.
+regression_init <- function(M, init, call = sys.call(-1)) {
+  lm_form <- sprintf("on %s also coef()'s (Intercept) and slope, %s", manifold_label(M),
+                     if (M$dim == 1) "two numbers" else sprintf("a 2 x %d matrix", M$dim))
+  if (inherits(M, "euclidean") && is.numeric(init)) {
+    ok <- if (is.null(dim(init))) M$dim == 1 && length(init) == 2L else
+      length(dim(init)) == 2L && all(dim(init) == c(2L, M$dim))
+    if (!ok) abort_arg("init", sprintf("must be list(p = , v = ) or, %s", lm_form), call)
+    B <- matrix(init, 2L)
+    return(list(p = B[1, ], v = B[2, ], x0 = 0))
+  }
+  if (!is.list(init) || is.null(init$p) || is.null(init$v)) {
+    abort_arg("init", paste0("must be a list with elements `p` and `v` (as coef() returns)",
+                             if (inherits(M, "euclidean")) paste0(", or ", lm_form)), call)
+  }
+  if (!is.null(init$x0) && !(is_scalar_number(init$x0) && is.finite(init$x0))) {
+    abort_arg("init$x0", "must be a single finite number (the covariate value at the footpoint `p`)", call)
+  }
+  init
 }
 
 # (nm, resp: the names of the responses and of their coordinates on
@@ -90,8 +127,7 @@ new_geodesic_regression <- function(M, p, v, xs, Y, f, call, nm = NULL, resp = N
   # R^2 = 1 - E / (Frechet variance) is undefined (0 / 0) when all responses
   # coincide: NA, with a warning, instead of a silent NaN.
   r_squared <- if (fm$objective > 0) 1 - f$energy / fm$objective else {
-    warning(structure(class = c("dpmanifold_warning", "warning", "condition"),
-                      list(message = "all responses `y` are the same point: R^2 is undefined (NA)", call = call)))
+    warn_dpm("all responses `y` are the same point: R^2 is undefined (NA)", call = call)
     NA_real_
   }
   # (the velocity per unit of x: a range of width 1e-300 made a finite
@@ -119,8 +155,19 @@ midrange_coef <- function(M, p, v, x_range) {
   list(p = from_ambient(M, pm, single = TRUE), v = from_ambient(M, vm, single = TRUE), x0 = mean(x_range))
 }
 
+# The covariate as a numeric vector: a numeric vector or one-row/column
+# matrix, or a data frame (tibble) of one numeric column, df["age"], as
+# predict()'s newdata takes it.
+covariate_values <- function(x, call = sys.call(-1)) {
+  if (is.data.frame(x) && length(x) == 1L && is.numeric(x[[1L]])) x <- x[[1L]]
+  if (!is.numeric(x) || !is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1) {
+    abort_arg("x", "must be a numeric vector (or a data frame of one numeric column)", call)
+  }
+  as.numeric(x)
+}
+
 rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
-  if (!is.numeric(x) || !is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1) abort_arg("x", "must be a numeric vector", call)
+  x <- covariate_values(x, call)
   x <- as.numeric(x)
   if (length(x) != n) abort_arg("x", sprintf("has length %d but `y` has %d points", length(x), n), call)
   if (any(!is.finite(x))) abort_arg("x", "contains NA, NaN or Inf values", call)

@@ -4,10 +4,7 @@
 # The covariate: numeric, finite, one value per response. Rescaled by the
 # public range to t in [-1/2, 1/2] (clamped). A constant covariate is valid.
 private_covariate <- function(x, n, x_range, call = sys.call(-1)) {
-  if (!is.numeric(x) || (!is.null(dim(x)) && length(dim(x)) > 1 && min(dim(x)) > 1)) {
-    abort_arg("x", "must be a numeric vector", call)
-  }
-  x <- as.numeric(x)
+  x <- covariate_values(x, call)
   if (length(x) != n) abort_arg("x", sprintf("has length %d but `y` has %d points", length(x), n), call)
   if (any(!is.finite(x))) abort_arg("x", "contains NA, NaN or Inf values", call)
   if (n < 2L) abort_arg("y", "must hold at least 2 points", call)

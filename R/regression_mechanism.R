@@ -185,7 +185,7 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
   if (mech$method %in% c("gauss_newton", "tangent")) {
     res <- cpp_release_regression(M, Ya, cv$t, s$cpp, isTRUE(return_nonprivate))
     if (res$status == "malformed") {
-      abort_arg("y", sprintf("holds a point that is not on the manifold (%s): it %s", manifold_label(M), res$why), call)
+      abort_off_manifold(M, "y", res$why, call = call)
     }
     if (!is.null(charge)) charge()
     out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip), uncertainty = res$uncertainty)

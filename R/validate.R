@@ -44,6 +44,49 @@ check_no_dots <- function(..., what, call = sys.call(-1)) {
   invisible(NULL)
 }
 
+# lm() habits in the fitting functions: a formula where the manifold (see
+# check_manifold()) or the covariate or data go, or a `data` argument,
+# named as such with what to pass instead, before a later argument is
+# blamed. `...`: the caller's (which takes no other), `what`: its name
+# and what it takes, as for check_no_dots().
+.no_formula_interface <- paste(
+  "the manifold first, then the covariate and the responses,",
+  "e.g. dp_geodesic_regression(euclidean(1), dat$x, dat$y, epsilon = 1, ...)")
+
+check_no_formula <- function(x, arg, ..., what, pass = .no_formula_interface, call = sys.call(-1)) {
+  if (inherits(x, "formula")) abort_arg(arg, paste("is a formula, but there is no formula interface: pass", pass), call)
+  if ("data" %in% names(list(...))) {
+    abort_arg("data", sprintf("is not an argument of %s: there is no formula interface; pass %s", what, pass), call)
+  }
+  check_no_dots(..., what = what, call = call)
+}
+
+# The one wording of a point that is not on the manifold, for every
+# function that checks points: the public tolerance and the fix, never the
+# size of the deviation (a record's value); `which_txt`: the index of the
+# first offending input point, where the caller reports it. `single`: the
+# argument is one point ("is not on") rather than a set ("holds a point").
+# (mfd_project() is the projection of an ambient vector onto a tangent
+# space, not of a point onto the manifold, so the fix is said per reason;
+# Kendall's reasons name as_preshape() themselves.)
+abort_off_manifold <- function(M, arg, why, which_txt = "", single = FALSE, call = sys.call(-1)) {
+  fix <- if (grepl("unit norm", why, fixed = TRUE)) " (divide each point by its norm)" else
+    if (grepl("not symmetric", why, fixed = TRUE)) " (symmetrise each matrix: (P + t(P)) / 2)" else
+    if (grepl("<x, x> = -1", why, fixed = TRUE)) " (recompute each point's first coordinate as sqrt(1 + sum(x[-1]^2)))" else ""
+  abort_arg(arg, sprintf(paste("%s not on the manifold (%s, to within the tolerance %g of every function)%s: it %s;",
+                               "move points that carry rounding back onto it before the call%s"),
+                         if (single) "is" else "holds a point that is", manifold_label(M), .dpm_tol, which_txt,
+                         why, fix), call)
+}
+
+# A classed warning carrying the user's call: `class` a subclass (e.g.
+# "dpmanifold_not_converged", "dpmanifold_clamped") before
+# "dpmanifold_warning".
+warn_dpm <- function(msg, class = NULL, call = sys.call(-1)) {
+  warning(structure(class = c(class, "dpmanifold_warning", "warning", "condition"),
+                    list(message = msg, call = call)))
+}
+
 # Largest whole number R holds as an integer; counts beyond it would become NA.
 .dpm_int_max <- .Machine$integer.max
 
@@ -75,12 +118,8 @@ manifold_facts <- function(type, size) {
 check_manifold <- function(M, arg = "M", call = sys.call(-1)) {
   ctors <- paste0(manifold_constructors(), "()")
   ctors <- paste(paste(ctors[-length(ctors)], collapse = ", "), "or", ctors[length(ctors)])
-  if (inherits(M, "formula")) {
-    # an lm() habit: say what to pass instead
-    abort_arg(arg, paste(
-      "is a formula, but there is no formula interface: pass the manifold first, then the covariate and the",
-      "responses, e.g. dp_geodesic_regression(euclidean(1), dat$x, dat$y, epsilon = 1, ...)"), call)
-  }
+  # an lm() habit: say what to pass instead
+  if (inherits(M, "formula")) check_no_formula(M, arg, what = "", call = call)
   if (!inherits(M, "manifold")) {
     abort_arg(arg, "must be a manifold object, e.g. sphere(2), spd(3) or kendall_shape(5)", call)
   }

@@ -424,6 +424,20 @@ test_that("dp_frechet_mean rejects bad privacy parameters", {
   expect_error(call(epsilon = 1, delta = 1e-5), "`delta` only applies to mechanism = \"wrapped_gaussian\"",
                class = "dpmanifold_error")
   expect_error(call(epsilon = 1, mu = 1), class = "dpmanifold_error")
+  # and so is a footpoint, where the mechanism draws none (it was ignored)
+  set.seed(2)
+  Xs <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 30))
+  for (mech in list(NULL, "laplace", "kng")) {
+    expect_error(dp_frechet_mean(S2, Xs, epsilon = 1, mechanism = mech, center = north, radius = 0.5,
+                                 footpoint = c(1, 0, 0)),
+                 "`footpoint` only applies to mechanisms \"wrapped_laplace\" and \"wrapped_gaussian\"",
+                 class = "dpmanifold_error")
+  }
+  expect_error(frechet_mechanism(S2, 30, 1, center = north, radius = 0.5, footpoint = north),
+               "`footpoint` only applies", class = "dpmanifold_error")
+  expect_s3_class(suppressWarnings(dp_frechet_mean(P, Xp, 1, "wrapped_laplace", center = diag(2), radius = 1,
+                                                   footpoint = diag(2)), classes = "dpmanifold_low_utility"),
+                  "dp_release")
   expect_error(dp_frechet_mean(P, Xp, 1, "wrapped_gaussian", center = diag(2), radius = 1, alpha = 1),
                class = "dpmanifold_error")
   expect_error(call(epsilon = 1, mechanism = "gaussian"))

@@ -75,8 +75,7 @@ test_that("raw Kendall configurations are points, the public centre included", {
   set.seed(12); l1 <- rriemann_laplace(K, 3, ctr, sigma = 0.1)
   set.seed(12); l2 <- rriemann_laplace(K, 3, as_preshape(ctr), sigma = 0.1)
   expect_equal(l1, l2, tolerance = 1e-12)
-  set.seed(6); f <- quiet(dp_frechet_mean(K, cfg, epsilon = 1, mechanism = "laplace", center = ctr, radius = 0.3,
-                                          footpoint = ctr))
+  set.seed(6); f <- quiet(dp_frechet_mean(K, cfg, epsilon = 1, mechanism = "laplace", center = ctr, radius = 0.3))
   expect_true(mfd_belongs(K, f$estimate))
   # the geometry primitives keep asking for preshapes (a raw matrix there is
   # more likely a mistake than a shape)
@@ -159,4 +158,48 @@ test_that("a release's error for a malformed element of a list does not say whic
   expect_false(any(grepl("element [0-9]", msgs[[1]])), label = paste(msgs[[1]], collapse = " | "))
   expect_true(all(grepl("with an element that is not", msgs[[1]])), label = paste(msgs[[1]], collapse = " | "))
   expect_error(mfd_dist(S2, list(north, "a"), north), "element 2", class = "dpmanifold_error")
+})
+
+test_that("points off the manifold are refused with the tolerance and the fix, in one wording", {
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  set.seed(3)
+  X <- mfd_exp(S2, north, 0.2 * mfd_random_tangent(S2, north, 100))
+  Xr <- round(X, 5)    # data read from a file with 5 digits: off by more than 1e-6
+  x <- runif(100)
+  msg <- "not on the manifold \\(S\\^2, to within the tolerance 1e-06 of every function\\).*divide each point by its norm"
+  expect_error(dp_frechet_mean(S2, Xr, epsilon = 1, center = north, radius = 0.5), paste0("`X` holds a point that is ", msg),
+               class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(S2, Xr, epsilon = 1), msg, class = "dpmanifold_error")
+  expect_error(geodesic_regression(S2, x, Xr), paste0("`y` holds a point that is ", msg, ".*"), class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(S2, x, Xr, epsilon = 1, center = north, radius = 0.5, x_range = c(0, 1)),
+               msg, class = "dpmanifold_error")
+  expect_error(mfd_dist(S2, Xr[1, ], north), paste0("`p` is ", msg), class = "dpmanifold_error")
+  expect_error(mfd_dist(spd(2), matrix(c(1, 0.5, 0, 1), 2), diag(2)), "tolerance 1e-06.*\\(symmetrise",
+               class = "dpmanifold_error")
+  # (a release's message names no record's deviation: it is the same for any
+  # off-manifold record)
+  e1 <- tryCatch(dp_frechet_mean(S2, Xr, epsilon = 1, center = north, radius = 0.5), error = conditionMessage)
+  e2 <- tryCatch(dp_frechet_mean(S2, 2 * X, epsilon = 1, center = north, radius = 0.5), error = conditionMessage)
+  expect_identical(e1, e2)
+  # the fix works
+  expect_s3_class(dp_frechet_mean(S2, Xr / sqrt(rowSums(Xr^2)), epsilon = 1, center = north, radius = 0.5), "dp_release")
+})
+
+test_that("a data frame of one numeric column is a covariate, as it is newdata", {
+  set.seed(9)
+  df <- data.frame(age = runif(60, 20, 80))
+  df$bp <- 100 + 0.5 * df$age + rnorm(60)
+  E1 <- euclidean(1)
+  fit <- geodesic_regression(E1, df$age, df$bp)
+  # (refused as "`x` must be a numeric vector")
+  expect_equal(coef(geodesic_regression(E1, df["age"], df$bp)), coef(fit))
+  expect_equal(coef(geodesic_regression(E1, df[, "age", drop = FALSE], df$bp)), coef(fit))
+  set.seed(1); r1 <- dp_geodesic_regression(E1, df$age, df$bp, epsilon = 1, center = 130, radius = 40, x_range = c(20, 80))
+  set.seed(1); r2 <- dp_geodesic_regression(E1, df["age"], df$bp, epsilon = 1, center = 130, radius = 40, x_range = c(20, 80))
+  expect_equal(coef(r2), coef(r1))
+  expect_error(geodesic_regression(E1, df, df$bp), "`x` must be a numeric vector \\(or a data frame of one numeric column\\)",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(E1, data.frame(a = letters[1:60]), df$bp), "`x` must be a numeric vector",
+               class = "dpmanifold_error")
 })

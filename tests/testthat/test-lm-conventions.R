@@ -148,6 +148,33 @@ test_that("a formula in place of the manifold says there is no formula interface
                class = "dpmanifold_error")
 })
 
+test_that("a formula in place of x, or a data argument, says there is no formula interface", {
+  df <- data.frame(age = runif(20, 20, 80))
+  df$bp <- 100 + 0.5 * df$age
+  # (lm() habits: `data` was R's "unused argument", a formula in `x` blamed `y`)
+  expect_error(dp_geodesic_regression(bp ~ age, data = df, epsilon = 1), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), bp ~ age, df, epsilon = 1),
+               "`x` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), bp ~ age, data = df, epsilon = 1),
+               "`x` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_geodesic_regression(euclidean(1), df$age, df$bp, data = df, epsilon = 1),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  expect_error(geodesic_regression(bp ~ age, data = df), "`M` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(euclidean(1), bp ~ age, df), "`x` is a formula.*no formula interface",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(euclidean(1), df$age, df$bp, data = df),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(euclidean(1), ~ bp, data = df, epsilon = 1),
+               "`X` is a formula.*no formula interface", class = "dpmanifold_error")
+  expect_error(dp_frechet_mean(euclidean(1), df$bp, data = df, epsilon = 1),
+               "`data` is not an argument.*no formula interface", class = "dpmanifold_error")
+  # any other stray argument is named too, not silently dropped
+  expect_error(geodesic_regression(euclidean(1), df$age, df$bp, maxit = 5), "`maxit` is not an argument",
+               class = "dpmanifold_error")
+})
+
 test_that("NA covariates in newdata give NA predictions, as predict.lm()'s na.pass", {
   rel <- lm_release()
   at <- c(0.1, NA, 0.5)
@@ -217,4 +244,38 @@ test_that("errors of privacy_spent() and confint() report the user's call, not a
                         mechanism = "euclidean_laplace", center = north, radius = 0.3)
   e <- tryCatch(confint(rr), dpmanifold_error = function(e) e)
   expect_match(as.character(conditionCall(e)[[1]]), "^confint")
+})
+
+test_that("geodesic_regression() takes what coef() returns as init, on euclidean() too", {
+  set.seed(8)
+  df <- data.frame(age = runif(40, 20, 80))
+  df$bp <- 100 + 0.5 * df$age + rnorm(40)
+  E1 <- euclidean(1)
+  fit <- geodesic_regression(E1, df$age, df$bp)
+  # (coef() there is lm's (Intercept) and slope: refused as "not a list")
+  f2 <- geodesic_regression(E1, df$age, df$bp, init = coef(fit))
+  expect_equal(coef(f2), coef(fit), tolerance = 1e-8)
+  expect_equal(coef(geodesic_regression(E1, df$age, df$bp, init = coef(lm(bp ~ age, df)), max_iter = 1)),
+               coef(lm(bp ~ age, df)), tolerance = 1e-8, ignore_attr = TRUE)
+  # the intercept is at x = 0, whatever x_range the fit uses
+  f3 <- geodesic_regression(E1, df$age, df$bp, x_range = c(0, 100), init = coef(fit))
+  expect_equal(coef(f3), coef(fit), tolerance = 1e-8)
+  E2 <- euclidean(2)
+  Y2 <- cbind(df$bp, 2 * df$bp)
+  fit2 <- geodesic_regression(E2, df$age, Y2)
+  expect_equal(coef(geodesic_regression(E2, df$age, Y2, init = coef(fit2))), coef(fit2), tolerance = 1e-8)
+  expect_error(geodesic_regression(E1, df$age, df$bp, init = 1:3), "`init` must be list.*two numbers",
+               class = "dpmanifold_error")
+  expect_error(geodesic_regression(E2, df$age, Y2, init = c(1, 2)), "`init` must be list.*2 x 2 matrix",
+               class = "dpmanifold_error")
+  # on a curved manifold coef()'s x0 is honoured (a fit over another range)
+  S2 <- sphere(2)
+  x <- runif(30)
+  truth <- mfd_exp(S2, c(0, 0, 1), outer(x, c(0.8, 0.3, 0)))
+  Y <- mfd_exp(S2, truth, 0.02 * mfd_random_tangent(S2, truth, 30))
+  fs <- geodesic_regression(S2, x, Y, x_range = c(0, 2))
+  fs2 <- geodesic_regression(S2, x, Y, init = coef(fs))
+  expect_equal(coef(fs2), coef(geodesic_regression(S2, x, Y)), tolerance = 1e-6)
+  expect_error(geodesic_regression(S2, x, Y, init = list(p = c(0, 0, 1), v = c(0, 0, 0), x0 = NA)), "`init\\$x0`",
+               class = "dpmanifold_error")
 })

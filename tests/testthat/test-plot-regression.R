@@ -106,3 +106,22 @@ test_that("plot.dp_release draws a private geodesic against the non-private one"
     expect_invisible(plot(relE, data = list(x = d$x, y = ye)))
   })
 })
+
+test_that("plot() of a fit passes xlab (and ylab on euclidean()) on", {
+  set.seed(1)
+  x <- runif(20)
+  fit <- geodesic_regression(euclidean(1), x, 1 + x + rnorm(20, sd = 0.1))
+  e <- new.env()
+  e$labs <- character()
+  suppressMessages(trace("title", where = asNamespace("graphics"), print = FALSE,
+                         tracer = bquote(assign("labs", c(get("labs", .(e)), xlab, ylab), envir = .(e)))))
+  on.exit(suppressMessages(untrace("title", where = asNamespace("graphics"))), add = TRUE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  # (xlab was silently dropped: the axis said "x")
+  plot(fit, xlab = "age", ylab = "bp")
+  expect_identical(e$labs, c("age", "bp"))
+  e$labs <- character()
+  plot(fit)
+  expect_identical(e$labs, c("x", "y"))
+})

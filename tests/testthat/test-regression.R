@@ -124,7 +124,7 @@ test_that("bad regression input gets a clear error", {
   expect_error(geodesic_regression(S2, c(1, 1, 1), Y), "`x` is constant")
   expect_error(geodesic_regression(S2, c(1, NA, 3), Y), "`x` contains NA")
   expect_error(geodesic_regression(S2, 1, c(0, 0, 1)), "at least 2 points")
-  expect_error(geodesic_regression(S2, 1:3, Y * 2), "`y` is not on the manifold")
+  expect_error(geodesic_regression(S2, 1:3, Y * 2), "`y` holds a point that is not on the manifold")
   expect_error(geodesic_regression(S2, 1:3, Y, x_range = c(3, 1)), "`x_range`")
   expect_warning(geodesic_regression(S2, 1:3, Y, x_range = c(1, 2)), "clamped")
 })
