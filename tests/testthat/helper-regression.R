@@ -7,6 +7,14 @@ geodesic_data <- function(M, p, v, t, noise = 0) {
   Y
 }
 
+# An lm()-style data frame of n people: age in [20, 80] and blood pressure
+# linear in it, with residual sd `noise`.
+bp_frame <- function(n, noise = 1) {
+  df <- data.frame(age = runif(n, 20, 80))
+  df$bp <- 100 + 0.5 * df$age + noise * rnorm(n)
+  df
+}
+
 # A data set of n records around the geodesic through `center` with velocity
 # v (x in [0, 1], footpoint at x = 0.5) and tangent noise of sd `noise`.
 gn_data <- function(M, n, center, v, noise, x = runif(n)) {

@@ -188,8 +188,7 @@ test_that("points off the manifold are refused with the tolerance and the fix, i
 
 test_that("a data frame of one numeric column is a covariate, as it is newdata", {
   set.seed(9)
-  df <- data.frame(age = runif(60, 20, 80))
-  df$bp <- 100 + 0.5 * df$age + rnorm(60)
+  df <- bp_frame(60)
   E1 <- euclidean(1)
   fit <- geodesic_regression(E1, df$age, df$bp)
   # (refused as "`x` must be a numeric vector")

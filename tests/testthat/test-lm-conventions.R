@@ -149,8 +149,7 @@ test_that("a formula in place of the manifold says there is no formula interface
 })
 
 test_that("a formula in place of x, or a data argument, says there is no formula interface", {
-  df <- data.frame(age = runif(20, 20, 80))
-  df$bp <- 100 + 0.5 * df$age
+  df <- bp_frame(20, noise = 0)
   # (lm() habits: `data` was R's "unused argument", a formula in `x` blamed `y`)
   expect_error(dp_geodesic_regression(bp ~ age, data = df, epsilon = 1), "`M` is a formula.*no formula interface",
                class = "dpmanifold_error")
@@ -248,8 +247,7 @@ test_that("errors of privacy_spent() and confint() report the user's call, not a
 
 test_that("geodesic_regression() takes what coef() returns as init, on euclidean() too", {
   set.seed(8)
-  df <- data.frame(age = runif(40, 20, 80))
-  df$bp <- 100 + 0.5 * df$age + rnorm(40)
+  df <- bp_frame(40)
   E1 <- euclidean(1)
   fit <- geodesic_regression(E1, df$age, df$bp)
   # (coef() there is lm's (Intercept) and slope: refused as "not a list")
