@@ -30,7 +30,8 @@
 # log N net_coord_tail below the plateau's margin, spacing in a at least
 # net_coord_floor core sds), and the kept net's clip in spacings
 # (net_cover where log N exceeds net_cover_half of the plateau's margin,
-# else net_cover_small).
+# else net_cover_small), and the ladder of net_levels clips whose lowest is
+# net_low_tau tau / sqrt(d) (a net per coordinate).
 # Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
 # the release's noise falls below the least-squares fit's own sampling
 # error, and where n epsilon reaches precise_neps (times d / 2 from d = 2:
@@ -52,7 +53,7 @@
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
                       precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
-                      gap_safety = 1.5)
+                      gap_safety = 1.5, net_low_tau = 0.7, net_levels = 3L)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -293,6 +294,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   knorm <- knorm_localisation(d, n, e1, r)
   blocks <- if (d <= g$net_max_dim) 1L else d
   c <- c1 <- min(tau_e, g$net_clip_r * r)
+  low <- Inf
   cw <- cw1 <- min(tau_e, g$net_clip_wide * r)
   # the draw's margin over the plateau: each block's score gap of n at
   # epsilon e1 / blocks, halved by the exponential mechanism (nats)
@@ -366,14 +368,27 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
                   exp(margin - g$net_coord_tail))
       ha <- max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * k * c1 * sqrt(blocks / (n * e1)))
       net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
-      c <- max(k * c1, net$h[1], net$h[2] / 2)
+      cfloor <- max(net$h[1], net$h[2] / 2)
+      c <- max(k * c1, cfloor)
       coarse <- FALSE
     } else {
       cover <- if (log(ncol(net$points)) > g$net_cover_half * margin) g$net_cover else g$net_cover_small
-      c <- max(k * c1, cover * net$h[1], cover * net$h[2] / 2)
+      cfloor <- cover * max(net$h[1], net$h[2] / 2)
+      c <- max(k * c1, cfloor)
       coarse <- c > k * c1
     }
     cw <- max(k * cw1, c)
+    # A ladder of clips: the score averages net_levels clipped losses,
+    # geometric from a lowest clip up to the widest. The clips above follow
+    # tau, a bound on a residual's norm, so a loose tau flattens the score's
+    # core (the curvature of a clipped square falls like (sigma / clip)^2)
+    # and the draw's error grew like tau^2 (SPD(3), n 200, epsilon 1,
+    # tau 4 x 0.05: median energy ratio 8.8). The lowest clip sits where a
+    # coordinate of a residual of norm net_low_tau tau would be,
+    # net_low_tau tau / sqrt(d), never below the spacing rule above (a
+    # clip under the spacing clips records at the best candidate and the
+    # plateau takes the mass). Proof section 3b, "A ladder of clips".
+    low <- max(cfloor, g$net_low_tau * tau_e / sqrt(d))
   }
   N <- ncol(net$points)
   what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else
@@ -382,9 +397,11 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
        stages = list(localise = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = blocks, sigma = 2 * blocks / e1,
                         proof = "regression-gauss-newton",
                         detail = sprintf("energy clipped at %s of %s",
-                                         if (cw > c) sprintf("%.3g and %.3g", c, cw) else sprintf("%.3g", c), what))),
+                                         if (low < c) sprintf("%d levels from %.3g to %.3g", g$net_levels, low, cw) else
+                                           if (cw > c) sprintf("%.3g and %.3g", c, cw) else sprintf("%.3g", c), what))),
        rounds = list(),
        spec = list(net = net$points, net_epsilon = e1, net_clip = c, net_clip_wide = if (cw > c) cw else 0,
+                   net_clip_low = if (low < c) low else 0, net_clip_levels = g$net_levels,
                    net_var_a = var_a, net_var_b = var_b))
 }
 

@@ -113,6 +113,8 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     s.net_epsilon = Rcpp::as<double>(spec["net_epsilon"]);
     s.net_clip = Rcpp::as<double>(spec["net_clip"]);
     if (spec.containsElementNamed("net_clip_wide")) s.net_clip_wide = Rcpp::as<double>(spec["net_clip_wide"]);
+    if (spec.containsElementNamed("net_clip_low")) s.net_clip_low = Rcpp::as<double>(spec["net_clip_low"]);
+    if (spec.containsElementNamed("net_clip_levels")) s.net_clip_levels = Rcpp::as<int>(spec["net_clip_levels"]);
     s.net_var_a = Rcpp::as<double>(spec["net_var_a"]);
     s.net_var_b = Rcpp::as<double>(spec["net_var_b"]);
   }

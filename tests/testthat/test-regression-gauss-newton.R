@@ -189,7 +189,12 @@ test_that("the mechanism states its stages before any data, and the release prin
   l5 <- lattice(m5)
   expect_equal(l5$h, c(1, sqrt(12)) * 2 * k5 * 0.1 * sqrt(5 / (200 * e5)))
   expect_lt(l5$N, 3.3e4)
-  expect_match(m5$stages$localise$detail, sprintf("clipped at %.3g and %.3g", k5 * 0.1, k5 * 0.15), fixed = TRUE)
+  # the score's clips: a ladder of three from 0.7 tau / sqrt(5) (above the
+  # lattice's spacing) up to the wide clip
+  expect_equal(m5$spec$cpp$net_clip_low, 0.7 * 0.15 / sqrt(5))
+  expect_gt(m5$spec$cpp$net_clip_low, l5$h[1])
+  expect_match(m5$stages$localise$detail, sprintf("clipped at 3 levels from %.3g to %.3g", 0.7 * 0.15 / sqrt(5), k5 * 0.15),
+               fixed = TRUE)
   # (the draw is the release; its band variances are the wider net's:
   # wide clip 0.15, spacings 0.05 and 0.1, times the public factor 3)
   expect_length(m5$spec$cpp$rounds, 0L)
@@ -497,10 +502,22 @@ test_that("the clip level is drawn from its exponential-mechanism law (chi-squar
 # The net's loss of squared residuals q: each term the loss clipped at
 # net_clip in units of its square, or the mean of that and the same at
 # net_clip_wide; each in [0, 1].
+# The net's clips as proof section 3b states them: net_clip, with
+# net_clip_wide when given; with net_clip_low below net_clip, a ladder of
+# net_clip_levels clips geometric from it up to the widest.
+net_clips <- function(spec) {
+  cl <- c(spec$net_clip, if (isTRUE(spec$net_clip_wide > 0)) spec$net_clip_wide)
+  lo <- spec$net_clip_low
+  if (isTRUE(lo > 0 && lo < spec$net_clip)) {
+    J <- spec$net_clip_levels
+    cl <- lo * (max(cl) / lo)^((seq_len(J) - 1) / (J - 1))
+  }
+  cl
+}
+# The score's loss: each record's term the mean of its clipped losses
 net_loss <- function(q, spec) {
-  c2 <- spec$net_clip^2
-  w2 <- spec$net_clip_wide^2
-  if (w2 > 0) sum((pmin(q, c2) / c2 + pmin(q, w2) / w2) / 2) else sum(pmin(q, c2) / c2)
+  c2 <- net_clips(spec)^2
+  sum(rowMeans(vapply(c2, function(c) pmin(q, c) / c, numeric(length(q)))))
 }
 
 # The spec of the net's draw alone: the design noise-free (the window then
@@ -579,10 +596,14 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   # four candidate lines (a, b) near the truth of coordinate 1
   net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
   spec$net <- net
-  c2 <- spec$net_clip^2
+  # (the lowest clip, 0.7 tau / sqrt(3) or the spacing rule's if higher,
+  # is below the narrow clip: the score averages a ladder of three clips)
+  expect_gte(spec$net_clip_low, 0.7 * 0.15 / sqrt(3))
+  expect_lt(spec$net_clip_low, spec$net_clip)
+  expect_length(net_clips(spec), 3L)
   t <- D$x - 0.5
   prob <- sapply(1:3, function(k) {
-    u <- apply(net, 2, function(ab) -sum(pmin((D$y[, k] - ab[1] - t * ab[2])^2, c2)) / c2)
+    u <- apply(net, 2, function(ab) -net_loss((D$y[, k] - ab[1] - t * ab[2])^2, spec))
     w <- exp(spec$net_epsilon * (u - max(u)) / (2 * 3))
     w / sum(w)
   })
@@ -600,6 +621,20 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   oj <- tabulate((who[, 2] - 1) * 4 + who[, 1], 16)  # the layout of as.vector(outer())
   kj <- pj * 3000 >= 5
   expect_gt(stats::pchisq(sum((oj[kj] - 3000 * pj[kj])^2 / (3000 * pj[kj])), sum(kj) - 1, lower.tail = FALSE), 0.001)
+  # power: the law of the two clips without the ladder is rejected
+  spec2 <- spec
+  spec2$net_clip_low <- 0
+  p2 <- sapply(1:3, function(k) {
+    u <- apply(net, 2, function(ab) -net_loss((D$y[, k] - ab[1] - t * ab[2])^2, spec2))
+    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * 3))
+    w / sum(w)
+  })
+  stat2 <- sapply(1:3, function(k) {
+    obs <- tabulate(who[, k], 4)
+    keep <- p2[, k] * 3000 >= 5
+    stats::pchisq(sum((obs[keep] - 3000 * p2[keep, k])^2 / (3000 * p2[keep, k])), sum(keep) - 1, lower.tail = FALSE)
+  })
+  expect_lt(min(stat2), 1e-6)
   # power: the law with the whole score (sensitivity 1, no division by d) is rejected
   w1 <- prob[, 1]^3
   p1 <- w1 / sum(w1)
@@ -610,7 +645,7 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   far <- D$y
   far[1, ] <- c(50, -50, 50)
   du <- sapply(1:3, function(k) apply(net, 2, function(ab) {
-    (sum(pmin((far[, k] - ab[1] - t * ab[2])^2, c2)) - sum(pmin((D$y[, k] - ab[1] - t * ab[2])^2, c2))) / c2
+    net_loss((far[, k] - ab[1] - t * ab[2])^2, spec) - net_loss((D$y[, k] - ab[1] - t * ab[2])^2, spec)
   }))
   expect_lte(max(abs(rowSums(du))), 3 + 1e-12)
   expect_lte(max(abs(du)), 1 + 1e-12)

@@ -78,6 +78,8 @@ struct RegressionReleaseSpec {
   // (net_var_a, net_var_b).
   Mat net;
   double net_epsilon = 0.0, net_clip = 1.0, net_clip_wide = 0.0, net_var_a = 1.0, net_var_b = 1.0;
+  double net_clip_low = 0.0;               // > 0: the lowest of a ladder of net_clip_levels clips
+  int net_clip_levels = 2;
 };
 
 struct RegressionRelease {
@@ -217,10 +219,21 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // and the blocks' draws are independent.
     const int B = static_cast<int>(s.net.rows() / 2);  // 1 or d (checked above)
     const int nb = (B == d) ? 1 : d;
-    const double c2 = s.net_clip * s.net_clip;
-    // a second, wider clip (0: none): each term is then the mean of the two
-    // clipped losses, still in [0, 1]
-    const double w2 = s.net_clip_wide > 0.0 ? s.net_clip_wide * s.net_clip_wide : 0.0;
+    // clips: net_clip alone, or with the wider net_clip_wide; or, when a
+    // lower net_clip_low is given, a ladder of net_clip_levels clips
+    // geometric from it up to the widest. Each term is the mean of the
+    // clipped losses, still in [0, 1] (proof section 3b).
+    std::vector<double> clips{s.net_clip};
+    if (s.net_clip_wide > 0.0) clips.push_back(s.net_clip_wide);
+    if (s.net_clip_low > 0.0 && s.net_clip_low < s.net_clip && s.net_clip_levels >= 2) {
+      const double lo = s.net_clip_low, hi = clips.back();
+      const int J = s.net_clip_levels;
+      clips.clear();
+      for (int j = 0; j < J; ++j) clips.push_back(lo * std::pow(hi / lo, static_cast<double>(j) / (J - 1)));
+    }
+    std::vector<double> clip2;
+    for (const double c : clips) clip2.push_back(c * c);
+    const double inv_levels = 1.0 / static_cast<double>(clip2.size());
     Vec a_start(d), b_start(d);
     std::vector<double> score(static_cast<std::size_t>(s.net.cols()));
     for (int blk = 0; blk < nb; ++blk) {
@@ -236,7 +249,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
             const double r = Z(k0 + k, i) - a[k] - tc[i] * b[k];
             q += r * r;
           }
-          e += (w2 > 0.0) ? 0.5 * (std::min(q, c2) / c2 + std::min(q, w2) / w2) : std::min(q, c2) / c2;
+          double t = 0.0;
+          for (const double c2 : clip2) t += std::min(q, c2) / c2;
+          e += t * inv_levels;
         }
         score[static_cast<std::size_t>(j)] = -s.net_epsilon * e / (2.0 * nb);
       }
