@@ -378,16 +378,10 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
       coarse <- c > k * c1
     }
     cw <- max(k * cw1, c)
-    # A ladder of clips: the score averages net_levels clipped losses,
-    # geometric from a lowest clip up to the widest. The clips above follow
-    # tau, a bound on a residual's norm, so a loose tau flattens the score's
-    # core (the curvature of a clipped square falls like (sigma / clip)^2)
-    # and the draw's error grew like tau^2 (SPD(3), n 200, epsilon 1,
-    # tau 4 x 0.05: median energy ratio 8.8). The lowest clip sits where a
-    # coordinate of a residual of norm net_low_tau tau would be,
-    # net_low_tau tau / sqrt(d), never below the spacing rule above (a
-    # clip under the spacing clips records at the best candidate and the
-    # plateau takes the mass). Proof section 3b, "A ladder of clips".
+    # A ladder of clips (the score averages net_levels of them, geometric
+    # up to the widest): clips that follow tau made the draw's error grow
+    # like tau^2; the lowest sits at net_low_tau tau / sqrt(d), never under
+    # the spacing rule (the plateau would take the mass). Proof section 3b.
     low <- max(cfloor, g$net_low_tau * tau_e / sqrt(d))
   }
   N <- ncol(net$points)
