@@ -66,8 +66,9 @@
 #'   largest residual the domain allows), costs little there. Where the net's draw is the
 #'   release (the printed stages say so), it clips at `tau` itself and its
 #'   error grows with a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
-#'   norms of root mean square 0.024: median energy ratio 2.1 at `tau` =
-#'   0.025, 1.7 at 0.05, 3.1 at 0.1, 8.4 at 0.2).
+#'   norms of root mean square 0.024: median energy ratio 1.34 at `tau` =
+#'   0.025, 1.54 at 0.05, 3.3 at 0.1, 8.6 at 0.2;
+#'   `bench/dp_regression_net_clips.R`).
 #'
 #' Where the public error model puts the line's error at or above the
 #' domain's, a [dpmanifold_low_utility] warning says that the public centre

@@ -31,7 +31,7 @@
 # net_coord_floor core sds), and the kept net's clip in spacings
 # (net_cover where log N exceeds net_cover_half of the plateau's margin,
 # else net_cover_small), and the ladder of net_levels clips whose lowest is
-# net_low_tau tau / sqrt(d) (a net per coordinate).
+# net_low_tau tau / sqrt(d) (a net per coordinate; none at net_levels 2).
 # Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
 # the release's noise falls below the least-squares fit's own sampling
 # error, and where n epsilon reaches precise_neps (times d / 2 from d = 2:
@@ -53,7 +53,7 @@
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
                       precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
-                      gap_safety = 1.5, net_low_tau = 0.7, net_levels = 3L)
+                      gap_safety = 1.5, net_low_tau = 0.7, net_levels = 2L)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -378,10 +378,10 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
       coarse <- c > k * c1
     }
     cw <- max(k * cw1, c)
-    # A ladder of clips (the score averages net_levels of them, geometric
-    # up to the widest): clips that follow tau made the draw's error grow
-    # like tau^2; the lowest sits at net_low_tau tau / sqrt(d), never under
-    # the spacing rule (the plateau would take the mass). Proof section 3b.
+    # A ladder of clips (the score averages net_levels > 2 of them,
+    # geometric up to the widest, the lowest at net_low_tau tau / sqrt(d),
+    # never under the spacing rule): off by default, as it trades a loose
+    # tau's error for more plateau draws at a tight one. Proof section 3b.
     low <- max(cfloor, g$net_low_tau * tau_e / sqrt(d))
   }
   N <- ncol(net$points)
@@ -391,11 +391,11 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
        stages = list(localise = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = blocks, sigma = 2 * blocks / e1,
                         proof = "regression-gauss-newton",
                         detail = sprintf("energy clipped at %s of %s",
-                                         if (low < c) sprintf("%d levels from %.3g to %.3g", g$net_levels, low, cw) else
+                                         if (g$net_levels > 2L && low < c) sprintf("%d levels from %.3g to %.3g", g$net_levels, low, cw) else
                                            if (cw > c) sprintf("%.3g and %.3g", c, cw) else sprintf("%.3g", c), what))),
        rounds = list(),
        spec = list(net = net$points, net_epsilon = e1, net_clip = c, net_clip_wide = if (cw > c) cw else 0,
-                   net_clip_low = if (low < c) low else 0, net_clip_levels = g$net_levels,
+                   net_clip_low = if (g$net_levels > 2L && low < c) low else 0, net_clip_levels = g$net_levels,
                    net_var_a = var_a, net_var_b = var_b))
 }
 

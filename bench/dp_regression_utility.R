@@ -36,8 +36,6 @@
 #  6. Speed: one default release on S^2 at n = 10^4..10^6 against one
 #     mfd_log() pass over the responses, measured in the same run; SPD(3)
 #     at n = 1000.
-#  7. A loose tau on S^5, SPD(3) and SPD(2): tau from 0.5x to 4x the
-#     bench's (last, so the sections above keep their data).
 # Prints what it measures; asserts nothing.
 
 lib <- Sys.getenv("DPM_BENCH_LIB", file.path(tempdir(), "dpm-bench-lib"))
@@ -214,20 +212,4 @@ print(do.call(rbind, eu_rows), digits = 3, row.names = FALSE)
 
 # ---- 6. Speed --------------------------------------------------------------------------
 speed_section(quick)
-
-# ---- 7. A loose tau on the higher-dimensional manifolds -----------------------------
-# (after the speed section, so the cells above keep their data.) Section 2's
-# tau sweep on S^5, SPD(3) and SPD(2) at n 200 / 100, epsilon 1: tau from
-# 0.5x to 4x the bench's (0.15 on S^5, 0.05 on SPD), where the release is
-# the net per coordinate's draw (proof section 3b, "A ladder of clips").
-rows <- list()
-for (tm in if (quick) 4 else c(0.5, 1, 2, 4)) {
-  rows[[length(rows) + 1L]] <- cell(S5, function() sim_sphere(200, M = S5), 1, 0.15 * tm, c("default", "tangent"),
-                                    sprintf("S^5 n 200, eps 1, tau x%g", tm))
-  rows[[length(rows) + 1L]] <- cell(P3, function() sim_spd(200, M = P3), 1, 0.05 * tm, c("default", "tangent"),
-                                    sprintf("SPD(3) n 200, eps 1, tau x%g", tm))
-  rows[[length(rows) + 1L]] <- cell(P2, function() sim_spd(100), 1, 0.05 * tm, c("default", "tangent"),
-                                    sprintf("SPD(2) n 100, eps 1, tau x%g", tm))
-}
-show("7. a loose tau on S^5, SPD(3) and SPD(2) (tau from 0.5x to 4x the bench's)", rows)
 cat(sprintf("\nbench done in %.0f s\n", proc.time()[["elapsed"]] - t_start))

@@ -189,12 +189,9 @@ test_that("the mechanism states its stages before any data, and the release prin
   l5 <- lattice(m5)
   expect_equal(l5$h, c(1, sqrt(12)) * 2 * k5 * 0.1 * sqrt(5 / (200 * e5)))
   expect_lt(l5$N, 3.3e4)
-  # the score's clips: a ladder of three from 0.7 tau / sqrt(5) (above the
-  # lattice's spacing) up to the wide clip
-  expect_equal(m5$spec$cpp$net_clip_low, 0.7 * 0.15 / sqrt(5))
-  expect_gt(m5$spec$cpp$net_clip_low, l5$h[1])
-  expect_match(m5$stages$localise$detail, sprintf("clipped at 3 levels from %.3g to %.3g", 0.7 * 0.15 / sqrt(5), k5 * 0.15),
-               fixed = TRUE)
+  # (no ladder of clips by default: the narrow and the wide clip only)
+  expect_equal(m5$spec$cpp$net_clip_low, 0)
+  expect_match(m5$stages$localise$detail, sprintf("clipped at %.3g and %.3g", k5 * 0.1, k5 * 0.15), fixed = TRUE)
   # (the draw is the release; its band variances are the wider net's:
   # wide clip 0.15, spacings 0.05 and 0.1, times the public factor 3)
   expect_length(m5$spec$cpp$rounds, 0L)
@@ -596,9 +593,10 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   # four candidate lines (a, b) near the truth of coordinate 1
   net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
   spec$net <- net
-  # (the lowest clip, 0.7 tau / sqrt(3) or the spacing rule's if higher,
-  # is below the narrow clip: the score averages a ladder of three clips)
-  expect_gte(spec$net_clip_low, 0.7 * 0.15 / sqrt(3))
+  # a ladder of three clips (off by default; proof section 3b) from 0.7
+  # tau / sqrt(3) up to the widest: the score averages them
+  spec$net_clip_low <- 0.7 * 0.15 / sqrt(3)
+  spec$net_clip_levels <- 3L
   expect_lt(spec$net_clip_low, spec$net_clip)
   expect_length(net_clips(spec), 3L)
   t <- D$x - 0.5
