@@ -171,6 +171,10 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_error(release(bad, Dc$x, Dc$y), "`mechanism`", class = "dpmanifold_error")
   expect_error(dpm$cpp_release_regression(spd(2), dpm$to_ambient(spd(2), Dc$y, "y"), Dc$x - 0.5, bad$spec$cpp, FALSE),
                "net of the wrong size", class = "dpmanifold_error")
+  bad <- mc
+  bad$spec$cpp$net_clip_levels <- 1e6L
+  expect_error(dpm$cpp_release_regression(spd(2), dpm$to_ambient(spd(2), Dc$y, "y"), Dc$x - 0.5, bad$spec$cpp, FALSE),
+               "ladder of clips out of range", class = "dpmanifold_error")
   # S^5 at n epsilon = 200: the net per coordinate clips at d^-0.3 of the
   # norm's clips; its lattice has h_b = sqrt(12) h_a and is as fine as its
   # size allows, but not finer in a than twice the law's core sd there

@@ -126,10 +126,13 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // A spec the plans never build (public: refused before the data are
   // read; the R layer names `mechanism` before it gets here): a net that is
   // neither one block of 2d rows nor 2 rows per coordinate, or rounds
-  // without the design stage they read.
+  // without the design stage they read, or a ladder of clips outside
+  // 2..64 levels.
   if (s.net.cols() > 0 && s.net.rows() != 2 && s.net.rows() != 2 * M.dim())
     throw std::invalid_argument("regression spec: a net of the wrong size");
   if (!s.design && !s.rounds.empty()) throw std::invalid_argument("regression spec: rounds but no design stage");
+  if (s.net_clip_levels < 2 || s.net_clip_levels > 64 || !(s.net_clip_low >= 0.0))
+    throw std::invalid_argument("regression spec: a ladder of clips out of range");
   RegressionRelease out;
   if (prepare_points(M, Y, s.center, s.radius, s.tol, out.why, out.moved) >= 0) {
     out.status = Status::malformed;
