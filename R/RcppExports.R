@@ -221,3 +221,7 @@ cpp_release_regression <- function(M, Y, t, spec, nonprivate) {
     .Call(`_dpmanifold_cpp_release_regression`, M, Y, t, spec, nonprivate)
 }
 
+cpp_regression_scale <- function(M, Y, t, epsilon, quantile, levels) {
+    .Call(`_dpmanifold_cpp_regression_scale`, M, Y, t, epsilon, quantile, levels)
+}
+

@@ -329,6 +329,13 @@ release_object <- function(mech, estimate, drawn = list(), nonprivate = NULL, ca
 # stages, sensitivity, sigma and bounds (one home for where they go: the
 # neighbour tests swap them between releases with this too).
 with_private_draws <- function(rel, drawn) {
+  if (!is.null(drawn$plan)) {
+    # (a stage chose the plan of the stages after it, regression's scale
+    # stage: the stages, their shares and the bounds they drew are the plan's)
+    for (k in names(rel$private_draws$bounds)) rel$bounds[[k]] <- NULL
+    rel$stages <- drawn$plan$stages
+    rel$privacy$split <- drawn$plan$split
+  }
   names_of <- vapply(rel$stages, function(s) s$name, "")
   for (nm in names(drawn$stages)) {
     vals <- drawn$stages[[nm]]

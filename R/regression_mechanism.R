@@ -105,6 +105,7 @@ build_regression_mechanism <- function(M, n, opts, ball, x_range, inferred = cha
                  p_radius = R0, v_bound = V0, x_range = x_range, inferred = inferred)
   base <- list(center = ball$center, radius = r, R0 = R0, V0 = V0, x_range = x_range)
   if (!is.null(plan$spec$cpp)) plan$spec$cpp[c("center", "R0", "V0")] <- list(ball$center, R0, V0)
+  if (!is.null(plan$spec$scale)) plan$spec$cpp <- scaled_cpp_spec(plan$spec, ball$center, R0, V0)
   err <- regression_expected_error(plan)
   if (!is.null(err)) warn_low_utility_regression(err, R0, V0, call)
   not_private <- if (method == "sequential") "method = \"sequential\": the p-step uses the non-private v-hat" else character()
@@ -137,7 +138,8 @@ regression_domain <- function(M, n, opts, r, call = sys.call(-1)) {
     abort_arg("tau", sprintf("is required for method = \"%s\" (the public bound on residual norms)", method), call)
   }
   plan <- switch(method,
-    gauss_newton = gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0),
+    gauss_newton = scaled_gauss_newton_plan(M, n, opts$epsilon, r, opts$tau, R0, V0,
+                                            check = function(st) isTRUE(check_regression_scales(M, st, call = call))),
     tangent = tangent_plan(M, n, opts$epsilon, r),
     legacy_plan(M, n, opts, r, R0, V0))
   if (method %in% c("gauss_newton", "tangent")) {
@@ -188,7 +190,16 @@ release_regression_data <- function(mech, cv, Ya, return_nonprivate = FALSE, cal
       abort_off_manifold(M, "y", res$why, call = call)
     }
     if (!is.null(charge)) charge()
-    out <- list(p = res$p, v = res$v, drawn = gauss_newton_drawn(mech, res$clip), uncertainty = res$uncertainty)
+    scaled <- NULL
+    if (!is.null(res$scale_level)) {
+      # (the scale stage drew a level: the release ran that level's plan)
+      scaled <- scale_drawn(mech, res$scale_level)
+      mech <- scaled_mechanism(mech, res$scale_level)
+    }
+    drawn <- gauss_newton_drawn(mech, res$clip)
+    if (!is.null(scaled)) drawn <- c(list(plan = scaled$plan), drawn["stages"][lengths(drawn["stages"]) > 0],
+                                     list(bounds = c(scaled$bounds, drawn$bounds)))
+    out <- list(p = res$p, v = res$v, drawn = drawn, uncertainty = res$uncertainty)
     Y <- NULL
   } else {
     Y <- clip_points(M, validate_release_points(M, Ya, "y", call), s$center, s$radius, call)

@@ -799,6 +799,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_regression_scale
+Rcpp::List cpp_regression_scale(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::NumericVector t, double epsilon, double quantile, Rcpp::NumericVector levels);
+RcppExport SEXP _dpmanifold_cpp_regression_scale(SEXP MSEXP, SEXP YSEXP, SEXP tSEXP, SEXP epsilonSEXP, SEXP quantileSEXP, SEXP levelsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
+    Rcpp::traits::input_parameter< double >::type quantile(quantileSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type levels(levelsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_scale(M, Y, t, epsilon, quantile, levels));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_frechet_mean", (DL_FUNC) &_dpmanifold_cpp_frechet_mean, 6},
@@ -856,6 +872,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_validate_data", (DL_FUNC) &_dpmanifold_cpp_validate_data, 3},
     {"_dpmanifold_cpp_release_frechet", (DL_FUNC) &_dpmanifold_cpp_release_frechet, 3},
     {"_dpmanifold_cpp_release_regression", (DL_FUNC) &_dpmanifold_cpp_release_regression, 5},
+    {"_dpmanifold_cpp_regression_scale", (DL_FUNC) &_dpmanifold_cpp_regression_scale, 6},
     {NULL, NULL, 0}
 };
 

@@ -147,10 +147,24 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
 Rcpp::List cpp_release_regression(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::NumericVector t, Rcpp::List spec,
                                   bool nonprivate) {
   return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
-    const dpm::RegressionReleaseSpec s = regression_spec(spec);
     MatrixXd data = points_in_place(Y);
     const VectorXd tt = vector_in_place(t);
-    dpm::RegressionRelease r = dpm::release_regression(m, data, tt, s, rng);
+    dpm::RegressionRelease r;
+    int level = -1;
+    if (spec.containsElementNamed("scale")) {
+      // the scale stage, then the plan of the level it draws (one per level)
+      const Rcpp::List sc = spec["scale"];
+      dpm::RegressionScaleSpec scale;
+      scale.epsilon = Rcpp::as<double>(sc["epsilon"]);
+      scale.quantile = Rcpp::as<double>(sc["quantile"]);
+      scale.levels = Rcpp::as<std::vector<double>>(sc["levels"]);
+      const Rcpp::List plans = sc["specs"];
+      std::vector<dpm::RegressionReleaseSpec> specs;
+      for (R_xlen_t k = 0; k < plans.size(); ++k) specs.push_back(regression_spec(plans[k]));
+      r = dpm::release_regression_scaled(m, data, tt, scale, specs, rng, level);
+    } else {
+      r = dpm::release_regression(m, data, tt, regression_spec(spec), rng);
+    }
     Rcpp::List out = Rcpp::List::create(Rcpp::Named("status") = dpm::status_name(r.status),
                                         Rcpp::Named("why") = r.why, Rcpp::Named("p") = r.p,
                                         Rcpp::Named("v") = r.v, Rcpp::Named("clip") = r.clip,
@@ -158,7 +172,27 @@ Rcpp::List cpp_release_regression(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::Num
                                             Rcpp::Named("var_value") = r.var_value,
                                             Rcpp::Named("var_slope") = r.var_slope,
                                             Rcpp::Named("t_mean") = r.t_mean));
+    if (level >= 0) out["scale_level"] = level + 1;
     if (nonprivate) out["moved"] = static_cast<double>(r.moved);
     return out;
+  });
+}
+
+// The scale stage alone, for its tests: the triple statistics of Y (points
+// already on the manifold and in the ball) and the level drawn (1-based)
+// from them, consuming the generator as a scaled release's stage does.
+// [[Rcpp::export]]
+Rcpp::List cpp_regression_scale(Rcpp::List M, Rcpp::NumericVector Y, Rcpp::NumericVector t, double epsilon,
+                                double quantile, Rcpp::NumericVector levels) {
+  return with_manifold_rng(M, [&](const dpm::Manifold& m, dpm::Rng& rng) {
+    const MatrixXd data = points_in_place(Y);
+    const VectorXd tt = vector_in_place(t);
+    dpm::RegressionScaleSpec s;
+    s.epsilon = epsilon;
+    s.quantile = quantile;
+    s.levels = Rcpp::as<std::vector<double>>(levels);
+    const std::vector<double> g = dpm::triple_statistics(m, data, tt, rng);
+    const int j = dpm::draw_scale_level(g, s, rng);
+    return Rcpp::List::create(Rcpp::Named("statistics") = g, Rcpp::Named("level") = j + 1);
   });
 }

@@ -23,7 +23,9 @@ dpm <- local({
                    "cpp_release_regression", "joint_sensitivity", "joint_weight", "linear_sensitivity", "linear_stage_law",
                    "linear_release",
                    "linear_weight", "linearised_combination", "domain_block", "ssp_gram_scales", "ssp_gram_share",
-                   "ssp_release_split", "split_design_barycentric", "regression_release_curve"),
+                   "ssp_release_split", "split_design_barycentric", "regression_release_curve",
+                   # (the scale stage: its public rule and its statistics and draw)
+                   "scale_stage_epsilon", "cpp_regression_scale"),
     # the mechanism builders (a mechanism rebuilt from forged inputs)
     mechanism = c("build_frechet_mechanism", "build_regression_mechanism"),
     # the private ball's stages (bounds_share), checked against their laws

@@ -105,3 +105,15 @@ expect_refusals_unspent <- function(b, refusals) {
   expect_equal(spent$epsilon, 0, label = "epsilon charged by refused calls")
   invisible(b)
 }
+
+# The default's plan without its scale stage (R/regression_scale.R), for the
+# tests of the stages after it at settings where the stage would run:
+# returns the constants to restore with restore_scale_stage().
+no_scale_stage <- function() {
+  old <- get(".regression_scale", envir = asNamespace("dpmanifold"))
+  g <- old
+  g$max_share <- 0
+  utils::assignInNamespace(".regression_scale", g, "dpmanifold")
+  old
+}
+restore_scale_stage <- function(old) utils::assignInNamespace(".regression_scale", old, "dpmanifold")

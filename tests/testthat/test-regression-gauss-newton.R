@@ -18,6 +18,9 @@ gn_cases <- function() {
 }
 
 test_that("the mechanism states its stages before any data, and the release prints them", {
+  # (the stages after the scale stage; the scale stage: test-regression-scale.R)
+  old <- no_scale_stage()
+  on.exit(restore_scale_stage(old), add = TRUE)
   # S^3 at n epsilon = 1000: the K-norm localising round (its public error
   # is below the net's, whose spacing at the work bound counts), its clip
   # level chosen privately first (n e1 = 289 >= 90)

@@ -38,8 +38,9 @@ np_manifolds <- function() {
 # no localise stage); q: the clip stages' quantile ("-" when none); x_far:
 # the moved record's covariate (x_range is [0, 1]); i: the moved record.
 np_rows <- function() {
-  r <- function(id, mfd, n, eps, tau, path, loc, q, x_far, i = 1L) {
-    list(id = id, mfd = mfd, n = n, eps = eps, tau = tau, path = path, loc = loc, q = q, x_far = x_far, i = i)
+  r <- function(id, mfd, n, eps, tau, path, loc, q, x_far, i = 1L, scale = FALSE) {
+    list(id = id, mfd = mfd, n = n, eps = eps, tau = tau, path = path, loc = loc, q = q, x_far = x_far, i = i,
+         scale = scale)
   }
   fallback <- c("design", "moments")
   noclip <- c("design", "localise", "refine")
@@ -76,7 +77,13 @@ np_rows <- function() {
     r("precise one round, K-norm", "kendall", 100, 10, NULL, one_lc, "knorm", "0.9", -50),
     r("precise one round, net", "sphere", 40, 10, NULL, one, net, "0.9", 1),
     r("precise two rounds, K-norm", "euclidean", 400, 10, NULL, two_lc, "knorm", "0.9", 50),
-    r("precise two rounds and third rule, net", "euclidean", 400, 10, 0.05, three, net, "0.9", -1e6))
+    r("precise two rounds and third rule, net", "euclidean", 400, 10, 0.05, three, net, "0.9", -1e6),
+    # the scale stage first (n epsilon >= 400 off euclidean()), then the
+    # plan at the level it draws (dimension above 2): a net per coordinate
+    # and a round, the net alone
+    r("scale stage, net + round", "spd", 500, 1, 0.4, c("scale", one), net, "0.6", 50, scale = TRUE),
+    r("scale stage, net alone", "kendall", 450, 1, 0.4, c("scale", "localise"), net, "-", 1, scale = TRUE),
+    r("scale stage, net + round", "spd_le", 400, 2, 0.5, c("scale", one), net, "0.6", -50, scale = TRUE))
 }
 
 # The path a release took: its stage names, its localising mechanism, the
@@ -95,6 +102,9 @@ test_that("neighbours agree on every path of the plan x manifold (table of setti
   rows <- np_rows()
   for (k in seq_along(rows)) {
     row <- rows[[k]]
+    # (rows of the stages after the scale stage run without it)
+    old <- if (!row$scale) no_scale_stage()
+    if (!is.null(old)) on.exit(restore_scale_stage(old), add = TRUE)
     cs <- mf[[row$mfd]]
     M <- cs$M
     label <- sprintf("%s on %s (n %g, epsilon %g, tau %s)", row$id, row$mfd, row$n, row$eps,
@@ -113,7 +123,13 @@ test_that("neighbours agree on every path of the plan x manifold (table of setti
     expect_identical(release_path(rel), row[c("path", "loc", "q")], label = paste(label, "path"))
     mech <- suppressWarnings(regression_mechanism(M, row$n, epsilon = row$eps, tau = row$tau, center = cs$center,
                                  radius = cs$radius, x_range = c(0, 1)))
-    expect_identical(names(mech$stages), row$path, label = paste(label, "mechanism's stages"))
+    # (with the scale stage, the mechanism states the plan at tau and the
+    # release runs the plan at the level drawn)
+    if (row$scale) {
+      expect_identical(names(mech$stages)[1], "scale", label = paste(label, "mechanism's first stage"))
+    } else {
+      expect_identical(names(mech$stages), row$path, label = paste(label, "mechanism's stages"))
+    }
     # the neighbour differs in exactly the one record
     expect_identical(sum(D$x != D2$x), 1L, label = paste(label, "moved covariates"))
     # and gives a release identical except the private outputs
@@ -125,8 +141,9 @@ test_that("neighbours agree on every path of the plan x manifold (table of setti
     # moves under the same seed; but the net alone's release is a net point,
     # which one record's score change of at most 1 rarely moves under the
     # same seed)
-    if (!identical(row$path, "localise")) {
+    if (!identical(setdiff(row$path, "scale"), "localise")) {
       expect_false(identical(rels[[1]]$estimate, rels[[2]]$estimate), label = paste(label, "estimates"))
     }
+    if (!is.null(old)) restore_scale_stage(old)
   }
 })

@@ -36,6 +36,7 @@
 
 #include "batch.hpp"
 #include "regression.hpp"
+#include "regression_scale.hpp"
 #include "samplers.hpp"
 #include "status.hpp"
 
@@ -439,6 +440,31 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   out.var_value = Va + gap_a;
   out.var_slope = Vb + gap_b;
   out.t_mean = m;
+  return out;
+}
+
+// A release with the scale stage first (regression_scale.hpp): the data are
+// prepared once, the stage draws level j of scale.levels, and the release
+// runs specs[j] (one public plan per level, built before the data are
+// read; every spec holds the same centre, radius and tolerance). The level
+// drawn is returned in scale_level.
+inline RegressionRelease release_regression_scaled(const Manifold& M, Mat& Y, const Vec& t,
+                                                   const RegressionScaleSpec& scale,
+                                                   const std::vector<RegressionReleaseSpec>& specs, Rng& rng,
+                                                   int& scale_level) {
+  if (specs.size() != scale.levels.size() || specs.empty() || !(scale.epsilon > 0.0))
+    throw std::invalid_argument("regression spec: a scale stage without one plan per level");
+  RegressionRelease out;
+  const RegressionReleaseSpec& s0 = specs.front();
+  if (prepare_points(M, Y, s0.center, s0.radius, s0.tol, out.why, out.moved) >= 0) {
+    out.status = Status::malformed;
+    return out;
+  }
+  const long moved = out.moved;
+  const std::vector<double> g = triple_statistics(M, Y, t, rng);
+  scale_level = draw_scale_level(g, scale, rng);
+  out = release_regression(M, Y, t, specs[static_cast<std::size_t>(scale_level)], rng);
+  out.moved += moved;
   return out;
 }
 
