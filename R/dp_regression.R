@@ -20,6 +20,13 @@
 #' the data (well under a second at n = 10^6 on the sphere).
 #'
 #' The stages (proof and measurements: `regression-gauss-newton.md`):
+#' 0. *scale* (on manifolds of dimension 3 to 6, once
+#'    \eqn{n\epsilon \ge 400}): a residual scale chosen privately, the
+#'    median of distances within random triples of records from the
+#'    geodesic through two of them (no line needed), on the grid
+#'    `tau`/2^j; the stages below then run at the clip bound
+#'    min(`tau`, 2 x scale) with the rest of the budget (the release
+#'    reports both in `bounds`);
 #' 1. *design*: the sums of the rescaled covariate and of its square, with
 #'    Laplace noise (the later stages read the design only through them, so
 #'    a design bunched on one side of `x_range` does not break them);
@@ -63,12 +70,15 @@
 #'   stage before (a step from residuals clipped well below the start's
 #'   error could not correct it), so the drawn level can exceed `tau`
 #'   (`bounds$clip` of the release holds it); a loose `tau`, or none (the
-#'   largest residual the domain allows), costs little there. Where the net's draw is the
-#'   release (the printed stages say so), it clips at `tau` itself and its
-#'   error grows with a loose `tau` (SPD(3), n = 200, epsilon = 1, residual
-#'   norms of root mean square 0.024: median energy ratio 1.34 at `tau` =
-#'   0.025, 1.54 at 0.05, 3.3 at 0.1, 8.6 at 0.2;
-#'   `bench/dp_regression_net_clips.R`).
+#'   largest residual the domain allows), costs little there. On dimension
+#'   3 to 6 from \eqn{n\epsilon = 400} the scale stage sets the clip
+#'   bound from the residuals (SPD(3), n = 500, epsilon = 1, residual
+#'   norms about 0.025: median energy ratio 1.15 at `tau` 0.05 and at 0.4,
+#'   where it was 7.7 without the stage; `bench/dp_regression_loose_tau.R`).
+#'   Below that, where the net's draw is the release (the printed stages
+#'   say so), it clips at `tau` itself and its error grows with a loose
+#'   `tau` (SPD(3), n = 200, epsilon = 1: 1.34 at `tau` = 0.025, 1.54 at
+#'   0.05, 3.3 at 0.1, 8.6 at 0.2; `bench/dp_regression_net_clips.R`).
 #'
 #' Where the public error model puts the line's error at or above the
 #' domain's, a [dpmanifold_low_utility] warning says that the public centre

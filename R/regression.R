@@ -194,7 +194,9 @@ rescale_covariate <- function(x, n, x_range, call = sys.call(-1)) {
 #' The sensitivities each stage of [dp_geodesic_regression()] uses, for
 #' responses in a public ball of radius `radius`, residual limit `tau` and
 #' the default domain (`p_radius = radius`, `v_bound = 2 * radius`), by
-#' method: `"gauss_newton"` (the default) and `"tangent"`: the design sums
+#' method: `"gauss_newton"` (the default) and `"tangent"`: the scale stage
+#' (1, where it runs; the stages after it are listed at the clip bound
+#' `tau`, the largest it may choose), the design sums
 #' (weighted l1 sensitivity 1), the localising stage (the exponential
 #' mechanism over a net: 1 per block of coordinates netted; or the moments
 #' at the centre: `2 r`, after its own clip stage once
@@ -238,7 +240,7 @@ regression_sensitivity <- function(M, tau, radius, n, method = c("gauss_newton",
   if (method %in% c("gauss_newton", "tangent")) {
     check_radius(M, radius)
     plan <- if (method == "tangent") tangent_plan(M, n, epsilon, radius) else
-      gauss_newton_plan(M, n, epsilon, radius, tau, radius, 2 * radius)
+      scaled_gauss_newton_plan(M, n, epsilon, radius, tau, radius, 2 * radius)
     return(stats::setNames(vapply(plan$stages, function(s) s$sensitivity, numeric(1)),
                            vapply(plan$stages, function(s) s$name, "")))
   }

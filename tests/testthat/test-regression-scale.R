@@ -16,6 +16,7 @@ test_that("the stage runs where its public rule says, first, and states its shar
   expect_equal(es(spd(2), 2, 100), 0)             # no triple
   expect_equal(es(sphere(2), 5000, 1), 0)         # one-block net: the rounds choose their clips
   expect_equal(es(sphere(3), 5000, 1), 20 / 1666)
+  expect_equal(es(kendall_shape(8), 5000, 1), 0)  # dimension 12 > 6
   m <- regression_mechanism(P3, n = 500, epsilon = 1, tau = 0.4, center = diag(3), radius = 1.5,
                             x_range = c(0, 1))
   expect_identical(names(m$stages)[1], "scale")

@@ -1,0 +1,49 @@
+# DP geodesic regression with a loose tau where the scale stage runs
+# (R/regression_scale.R; inst/proofs/regression-gauss-newton.md section
+# 2a): the default against the same plan without its scale stage
+# (.regression_scale$max_share = 0), on the same data sets and release
+# seeds (paired). Manifolds of dimension 3 and more at n epsilon >= 400,
+# tau from 1x to 8x the main bench's (0.15 on S^5, 0.05 on SPD, whose
+# residual norms are about 0.07 and 0.025), and S^2 (no stage) as a check.
+#
+#   Rscript bench/dp_regression_loose_tau.R                       # 30 data sets a cell
+#   DPM_BENCH_QUICK=true Rscript bench/dp_regression_loose_tau.R  # smoke run
+#
+# Median energy ratio and the share above 3. Prints what it measures;
+# asserts nothing.
+
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
+quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
+reps <- if (quick) 4L else 30L
+t_start <- proc.time()[["elapsed"]]
+default_scale <- dpmanifold:::.regression_scale
+with_stage <- function(on, expr) {
+  g <- default_scale
+  if (!on) g$max_share <- 0
+  assignInNamespace(".regression_scale", g, "dpmanifold")
+  on.exit(assignInNamespace(".regression_scale", default_scale, "dpmanifold"))
+  expr
+}
+paired <- function(M, sim, eps, tau, label) {
+  set.seed(20261127)
+  res <- replicate(reps, {
+    D <- sim()
+    c(default = with_stage(TRUE, ratios(M, D, eps, tau, "default")[["default"]]),
+      without = with_stage(FALSE, ratios(M, D, eps, tau, "default")[["default"]]))
+  })
+  data.frame(setting = label, "with the stage" = round(stats::median(res["default", ]), 3),
+             ">3" = round(mean(res["default", ] > 3), 2), without = round(stats::median(res["without", ]), 3),
+             "without>3" = round(mean(res["without", ] > 3), 2), check.names = FALSE)
+}
+rows <- list()
+for (tm in if (quick) c(1, 8) else c(1, 2, 4, 8)) {
+  rows[[length(rows) + 1L]] <- paired(P3, function() sim_spd(500, M = P3), 1, 0.05 * tm, sprintf("SPD(3) n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P3, function() sim_spd(1000, M = P3), 1, 0.05 * tm, sprintf("SPD(3) n 1000, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P3le, function() sim_spd(500, M = P3le), 1, 0.05 * tm,
+                                      sprintf("SPD(3) log-Euclidean n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P2, function() sim_spd(500), 1, 0.05 * tm, sprintf("SPD(2) n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(S5, function() sim_sphere(500, M = S5), 1, 0.15 * tm, sprintf("S^5 n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(S2, function() sim_sphere(1000), 0.5, 0.15 * tm, sprintf("S^2 n 1000, eps 0.5, tau x%g (no stage)", tm))
+}
+show(sprintf("A loose tau: the default (scale stage) against the plan without it (%d data sets, paired)", reps), rows)
+cat(sprintf("\n(%.0f s)\n", proc.time()[["elapsed"]] - t_start))
