@@ -21,7 +21,7 @@
 #'
 #' The stages (proof and measurements: `regression-gauss-newton.md`):
 #' 0. *scale* (on manifolds of dimension 3 to 6, once
-#'    \eqn{n\epsilon \ge 400}): a residual scale chosen privately, the
+#'    \eqn{n\epsilon \ge 500}): a residual scale chosen privately, the
 #'    median of distances within random triples of records from the
 #'    geodesic through two of them (no line needed), on the grid
 #'    `tau`/2^j; the stages below then run at the clip bound
@@ -71,7 +71,7 @@
 #'   error could not correct it), so the drawn level can exceed `tau`
 #'   (`bounds$clip` of the release holds it); a loose `tau`, or none (the
 #'   largest residual the domain allows), costs little there. On dimension
-#'   3 to 6 from \eqn{n\epsilon = 400} the scale stage sets the clip
+#'   3 to 6 from \eqn{n\epsilon = 500} the scale stage sets the clip
 #'   bound from the residuals (SPD(3), n = 500, epsilon = 1, residual
 #'   norms about 0.025: median energy ratio 1.15 at `tau` 0.05 and at 0.4,
 #'   where it was 7.7 without the stage; `bench/dp_regression_loose_tau.R`).

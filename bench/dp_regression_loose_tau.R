@@ -2,7 +2,7 @@
 # (R/regression_scale.R; inst/proofs/regression-gauss-newton.md section
 # 2a): the default against the same plan without its scale stage
 # (.regression_scale$max_share = 0), on the same data sets and release
-# seeds (paired). Manifolds of dimension 3 and more at n epsilon >= 400,
+# seeds (paired). Manifolds of dimension 3 and more at n epsilon >= 500,
 # tau from 1x to 8x the main bench's (0.15 on S^5, 0.05 on SPD, whose
 # residual norms are about 0.07 and 0.025), and S^2 (no stage) as a check.
 #
@@ -37,12 +37,12 @@ paired <- function(M, sim, eps, tau, label) {
 }
 rows <- list()
 for (tm in if (quick) c(1, 8) else c(1, 2, 4, 8)) {
-  rows[[length(rows) + 1L]] <- paired(P3, function() sim_spd(500, M = P3), 1, 0.05 * tm, sprintf("SPD(3) n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P3, function() sim_spd(600, M = P3), 1, 0.05 * tm, sprintf("SPD(3) n 600, eps 1, tau x%g", tm))
   rows[[length(rows) + 1L]] <- paired(P3, function() sim_spd(1000, M = P3), 1, 0.05 * tm, sprintf("SPD(3) n 1000, eps 1, tau x%g", tm))
-  rows[[length(rows) + 1L]] <- paired(P3le, function() sim_spd(500, M = P3le), 1, 0.05 * tm,
-                                      sprintf("SPD(3) log-Euclidean n 500, eps 1, tau x%g", tm))
-  rows[[length(rows) + 1L]] <- paired(P2, function() sim_spd(500), 1, 0.05 * tm, sprintf("SPD(2) n 500, eps 1, tau x%g", tm))
-  rows[[length(rows) + 1L]] <- paired(S5, function() sim_sphere(500, M = S5), 1, 0.15 * tm, sprintf("S^5 n 500, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P3le, function() sim_spd(600, M = P3le), 1, 0.05 * tm,
+                                      sprintf("SPD(3) log-Euclidean n 600, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(P2, function() sim_spd(600), 1, 0.05 * tm, sprintf("SPD(2) n 600, eps 1, tau x%g", tm))
+  rows[[length(rows) + 1L]] <- paired(S5, function() sim_sphere(600, M = S5), 1, 0.15 * tm, sprintf("S^5 n 600, eps 1, tau x%g", tm))
   rows[[length(rows) + 1L]] <- paired(S2, function() sim_sphere(1000), 0.5, 0.15 * tm, sprintf("S^2 n 1000, eps 0.5, tau x%g (no stage)", tm))
 }
 show(sprintf("A loose tau: the default (scale stage) against the plan without it (%d data sets, paired)", reps), rows)

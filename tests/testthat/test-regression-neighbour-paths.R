@@ -78,11 +78,11 @@ np_rows <- function() {
     r("precise one round, net", "sphere", 40, 10, NULL, one, net, "0.9", 1),
     r("precise two rounds, K-norm", "euclidean", 400, 10, NULL, two_lc, "knorm", "0.9", 50),
     r("precise two rounds and third rule, net", "euclidean", 400, 10, 0.05, three, net, "0.9", -1e6),
-    # the scale stage first (n epsilon >= 400 off euclidean()), then the
-    # plan at the level it draws (dimension above 2): a net per coordinate
-    # and a round, the net alone
-    r("scale stage, net + round", "spd", 500, 1, 0.4, c("scale", one), net, "0.6", 50, scale = TRUE),
-    r("scale stage, net alone", "kendall", 450, 1, 0.4, c("scale", "localise"), net, "-", 1, scale = TRUE),
+    # the scale stage first (n epsilon >= 500 off euclidean()), then the
+    # plan at the level it draws (dimension 3 to 6): a net per coordinate
+    # and a round, K-norm localisation and a round
+    r("scale stage, net + round", "spd", 600, 1, 0.4, c("scale", one), net, "0.6", 50, scale = TRUE),
+    r("scale stage, K-norm + round", "kendall", 600, 1, 0.4, c("scale", one_lc), "knorm", "0.6", 1, scale = TRUE),
     r("scale stage, net + round", "spd_le", 400, 2, 0.5, c("scale", one), net, "0.6", -50, scale = TRUE))
 }
 

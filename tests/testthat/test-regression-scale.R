@@ -10,20 +10,20 @@ scale_fixture <- function(M, n, center, v, noise, seed = 1) {
 test_that("the stage runs where its public rule says, first, and states its share", {
   P3 <- spd(3)
   es <- function(M, n, eps) dpm$scale_stage_epsilon(M, n, eps)
-  expect_equal(es(P3, 500, 1), 20 / 166)
-  expect_equal(es(P3, 300, 1), 0)                 # 20 / 100 > 0.15
+  expect_equal(es(P3, 600, 1), 25 / 200)
+  expect_equal(es(P3, 500, 1), 0)                 # 25 / 166 > 0.15
   expect_equal(es(euclidean(2), 5000, 1), 0)      # not on euclidean()
   expect_equal(es(spd(2), 2, 100), 0)             # no triple
   expect_equal(es(sphere(2), 5000, 1), 0)         # one-block net: the rounds choose their clips
-  expect_equal(es(sphere(3), 5000, 1), 20 / 1666)
+  expect_equal(es(sphere(3), 5000, 1), 25 / 1666)
   expect_equal(es(kendall_shape(8), 5000, 1), 0)  # dimension 12 > 6
-  m <- regression_mechanism(P3, n = 500, epsilon = 1, tau = 0.4, center = diag(3), radius = 1.5,
+  m <- regression_mechanism(P3, n = 600, epsilon = 1, tau = 0.4, center = diag(3), radius = 1.5,
                             x_range = c(0, 1))
   expect_identical(names(m$stages)[1], "scale")
-  expect_equal(m$stages$scale$privacy$epsilon, 20 / 166)
+  expect_equal(m$stages$scale$privacy$epsilon, 25 / 200)
   expect_equal(sum(m$privacy$split), 1)
-  expect_output(print(m), "stage 1, scale: exponential mechanism over a finite grid \\(0.5-quantile of 166 triple")
-  m2 <- regression_mechanism(P3, n = 300, epsilon = 1, tau = 0.4, center = diag(3), radius = 1.5,
+  expect_output(print(m), "stage 1, scale: exponential mechanism over a finite grid \\(0.5-quantile of 200 triple")
+  m2 <- regression_mechanism(P3, n = 500, epsilon = 1, tau = 0.4, center = diag(3), radius = 1.5,
                              x_range = c(0, 1))
   expect_false("scale" %in% names(m2$stages))
 })
