@@ -72,9 +72,9 @@
 #'   (`bounds$clip` of the release holds it); a loose `tau`, or none (the
 #'   largest residual the domain allows), costs little there. On dimension
 #'   3 to 6 from \eqn{n\epsilon = 500} the scale stage sets the clip
-#'   bound from the residuals (SPD(3), n = 500, epsilon = 1, residual
-#'   norms about 0.025: median energy ratio 1.15 at `tau` 0.05 and at 0.4,
-#'   where it was 7.7 without the stage; `bench/dp_regression_loose_tau.R`).
+#'   bound from the residuals (SPD(3), n = 600, epsilon = 1, residual
+#'   norms about 0.025: median energy ratio 1.08 at `tau` 0.05 and at 0.4,
+#'   against 1.05 and 3.8 without the stage; `bench/dp_regression_loose_tau.R`).
 #'   Below that, where the net's draw is the release (the printed stages
 #'   say so), it clips at `tau` itself and its error grows with a loose
 #'   `tau` (SPD(3), n = 200, epsilon = 1: 1.34 at `tau` = 0.025, 1.54 at

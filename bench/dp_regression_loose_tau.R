@@ -1,9 +1,9 @@
 # DP geodesic regression with a loose tau where the scale stage runs
 # (R/regression_scale.R; inst/proofs/regression-gauss-newton.md section
 # 2a): the default against the same plan without its scale stage
-# (.regression_scale$max_share = 0), on the same data sets and release
-# seeds (paired). Manifolds of dimension 3 and more at n epsilon >= 500,
-# tau from 1x to 8x the main bench's (0.15 on S^5, 0.05 on SPD, whose
+# (.regression_scale$max_share = 0), on the same data sets (paired; each
+# release draws its own seed from the stream). Manifolds of dimension 3
+# to 6 at n epsilon >= 500, tau from 1x to 8x the main bench's (0.15 on S^5, 0.05 on SPD, whose
 # residual norms are about 0.07 and 0.025), and S^2 (no stage) as a check.
 #
 #   Rscript bench/dp_regression_loose_tau.R                       # 30 data sets a cell
