@@ -92,7 +92,8 @@ scaled_cpp_spec <- function(spec, center, R0, V0) {
 }
 
 # The mechanism a scaled release ran once level j (1-based, increasing
-# levels) was drawn: the scale stage and that level's plan; and what the
+# levels) was drawn: the stages before the scale stage (the private ball's,
+# with `bounds_share`), the scale stage and that level's plan; and what the
 # release reports of the draw (the level, the clip bound that followed,
 # and the plan's stages: post-processing of the stage's output).
 scaled_mechanism <- function(mech, j) {
@@ -102,8 +103,9 @@ scaled_mechanism <- function(mech, j) {
   spec$cpp <- mech$spec$cpp$scale$specs[[j]]
   spec[names(p$spec)[names(p$spec) != "cpp"]] <- p$spec[names(p$spec) != "cpp"]
   spec$scale <- NULL
+  before <- mech$stages[seq_len(match("scale", names(mech$stages)) - 1L)]
   new_dp_mechanism(mech$statistic, mech$manifold, mech$n, mech$privacy[c("type", "epsilon", "delta")], mech$bounds,
-                   c(list(sc$stage), p$stages), method = mech$method, not_private = mech$privacy$not_private,
+                   c(unname(before), list(sc$stage), p$stages), method = mech$method, not_private = mech$privacy$not_private,
                    spec = spec, expected_error = mech$expected_error, subclass = class(mech)[1])
 }
 

@@ -124,3 +124,17 @@ test_that("a scaled release reports the level drawn and the plan it ran, and a l
   expect_lt(stats::median(ratio(0.5)), 1.5 * tight)
   expect_lt(stats::median(ratio(2)), 1.5 * tight)
 })
+
+test_that("with bounds_share the private ball's stages come first, and the shares add up to epsilon", {
+  P3 <- spd(3)
+  set.seed(11)
+  v <- matrix(c(0.5, 0.1, 0, 0.1, -0.3, 0.2, 0, 0.2, 0.4), 3)
+  D <- gn_data(P3, 900, diag(3), v, 0.01)
+  r <- dp_geodesic_regression(P3, D$x, D$y, epsilon = 1, tau = 0.5, center = diag(3), radius = 3, x_range = c(0, 1),
+                              bounds_share = 0.2)
+  nm <- vapply(r$stages, function(s) s$name, "")
+  expect_identical(nm[1:3], c("center", "radius", "scale"))
+  expect_equal(sum(r$privacy$split), 1)
+  expect_equal(unname(r$privacy$split[nm == "scale"]), 25 / 300)
+  expect_true(r$bounds$tau_used <= 0.5)
+})
