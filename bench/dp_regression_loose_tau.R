@@ -16,24 +16,9 @@ source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALS
 quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
 reps <- if (quick) 4L else 30L
 t_start <- proc.time()[["elapsed"]]
-default_scale <- dpmanifold:::.regression_scale
-with_stage <- function(on, expr) {
-  g <- default_scale
-  if (!on) g$max_share <- 0
-  assignInNamespace(".regression_scale", g, "dpmanifold")
-  on.exit(assignInNamespace(".regression_scale", default_scale, "dpmanifold"))
-  expr
-}
 paired <- function(M, sim, eps, tau, label) {
-  set.seed(20261127)
-  res <- replicate(reps, {
-    D <- sim()
-    c(default = with_stage(TRUE, ratios(M, D, eps, tau, "default")[["default"]]),
-      without = with_stage(FALSE, ratios(M, D, eps, tau, "default")[["default"]]))
-  })
-  data.frame(setting = label, "with the stage" = round(stats::median(res["default", ]), 3),
-             ">3" = round(mean(res["default", ] > 3), 2), without = round(stats::median(res["without", ]), 3),
-             "without>3" = round(mean(res["without", ] > 3), 2), check.names = FALSE)
+  paired_constants(M, sim, eps, tau, label, ".regression_scale", identity,
+                   function(g) replace(g, "max_share", 0), c("with the stage", "without"))
 }
 rows <- list()
 for (tm in if (quick) c(1, 8) else c(1, 2, 4, 8)) {

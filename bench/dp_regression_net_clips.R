@@ -16,24 +16,9 @@ source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALS
 quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")
 reps <- if (quick) 4L else 60L
 t_start <- proc.time()[["elapsed"]]
-default_constants <- dpmanifold:::.gauss_newton
-with_levels <- function(levels, expr) {
-  g <- default_constants
-  g$net_levels <- levels
-  assignInNamespace(".gauss_newton", g, "dpmanifold")
-  on.exit(assignInNamespace(".gauss_newton", default_constants, "dpmanifold"))
-  expr
-}
 paired <- function(M, sim, eps, tau, label) {
-  set.seed(20261127)
-  res <- replicate(reps, {
-    D <- sim()
-    c(default = with_levels(2L, ratios(M, D, eps, tau, "default")[["default"]]),
-      ladder = with_levels(3L, ratios(M, D, eps, tau, "default")[["default"]]))
-  })
-  data.frame(setting = label, default = round(stats::median(res["default", ]), 3),
-             "default>3" = round(mean(res["default", ] > 3), 2), ladder = round(stats::median(res["ladder", ]), 3),
-             "ladder>3" = round(mean(res["ladder", ] > 3), 2), check.names = FALSE)
+  paired_constants(M, sim, eps, tau, label, ".gauss_newton", function(g) replace(g, "net_levels", 2L),
+                   function(g) replace(g, "net_levels", 3L), c("default", "ladder"))
 }
 rows <- list()
 for (tm in if (quick) c(1, 4) else c(0.5, 1, 2, 4)) {

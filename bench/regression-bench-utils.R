@@ -73,6 +73,31 @@ show <- function(title, rows) {
   print(do.call(rbind, rows), row.names = FALSE)
 }
 
+# The default's median energy ratio (and share above 3) on the same data
+# sets (paired; each release draws its seed from the stream) under two
+# versions of one of its public constant lists (`object`, e.g.
+# ".gauss_newton"): a(g) and b(g) return the list each column runs with.
+paired_constants <- function(M, sim, eps, tau, label, object, a, b, cols, seed = 20261127) {
+  base <- get(object, envir = asNamespace("dpmanifold"))
+  with_constants <- function(edit, expr) {
+    assignInNamespace(object, edit(base), "dpmanifold")
+    on.exit(assignInNamespace(object, base, "dpmanifold"))
+    expr
+  }
+  set.seed(seed)
+  res <- replicate(reps, {
+    D <- sim()
+    c(with_constants(a, ratios(M, D, eps, tau, "default")[["default"]]),
+      with_constants(b, ratios(M, D, eps, tau, "default")[["default"]]))
+  })
+  out <- data.frame(setting = label, stringsAsFactors = FALSE, check.names = FALSE)
+  for (k in 1:2) {
+    out[[cols[k]]] <- round(stats::median(res[k, ]), 3)
+    out[[paste0(cols[k], ">3")]] <- round(mean(res[k, ] > 3), 2)
+  }
+  out
+}
+
 S2 <- sphere(2)
 sim_sphere <- function(n, len = 0.6, delta = 0.001, xmax = 1, radius = len / 2 + 0.1, M = S2) {
   D <- M$ambient_dim
