@@ -65,19 +65,7 @@ inline std::vector<double> triple_statistics(const Manifold& M, const ConstPoint
 // The index of the level drawn: probability prop. to
 // exp(-epsilon |#{g_k <= level} - q m| / 2).
 inline int draw_scale_level(const std::vector<double>& g, const RegressionScaleSpec& s, Rng& rng) {
-  const std::size_t L = s.levels.size();
-  std::vector<double> below(L + 1, 0.0);
-  for (double x : g) {
-    below[static_cast<std::size_t>(std::lower_bound(s.levels.begin(), s.levels.end(), x) - s.levels.begin())] += 1.0;
-  }
-  const double m = static_cast<double>(g.size());
-  std::vector<double> score(L);
-  double cnt = 0.0;
-  for (std::size_t j = 0; j < L; ++j) {
-    cnt += below[j];
-    score[j] = -s.epsilon * std::fabs(cnt - s.quantile * m) / 2.0;
-  }
-  return draw_index(score, rng);
+  return draw_quantile_level(g.data(), g.size(), s.levels, s.quantile, s.epsilon, {}, rng);
 }
 
 }  // namespace dpmanifold

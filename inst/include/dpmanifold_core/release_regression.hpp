@@ -290,22 +290,9 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     double rho = r.clip_upper;
     if (r.epsilon_clip > 0.0 && !r.grid.empty()) {
       // private clip level: score -|#{len_i <= g} - q n|, sensitivity 1,
-      // over a public base measure of the levels. The counts come from a
-      // histogram over the (increasing) grid: bin j holds the lengths in
-      // (g_{j-1}, g_j], one binary search over the levels per record.
-      const std::size_t levels = r.grid.size();
-      std::vector<double> below(levels + 1, 0.0);
-      for (Eigen::Index i = 0; i < n; ++i) {
-        below[static_cast<std::size_t>(std::lower_bound(r.grid.begin(), r.grid.end(), len[i]) - r.grid.begin())] += 1.0;
-      }
-      std::vector<double> score(levels);
-      double cnt = 0.0;
-      for (std::size_t j = 0; j < levels; ++j) {
-        cnt += below[j];
-        score[j] = -r.epsilon_clip * std::fabs(cnt - r.quantile * nd) / 2.0;
-        if (j < r.grid_log_weight.size()) score[j] += r.grid_log_weight[j];
-      }
-      rho = r.grid[draw_index(score, rng)];
+      // over a public base measure of the levels
+      rho = r.grid[draw_quantile_level(len.data(), len.size(), r.grid, r.quantile, r.epsilon_clip, r.grid_log_weight,
+                                       rng)];
     }
     out.clip.push_back(rho);
     poll_interrupt();

@@ -7,6 +7,8 @@
 #ifndef DPMANIFOLD_SAMPLERS_HPP
 #define DPMANIFOLD_SAMPLERS_HPP
 
+#include <algorithm>
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -80,6 +82,31 @@ inline int draw_index(const std::vector<double>& score, Rng& rng) {
   for (std::size_t j = 0; j < cum.size(); ++j)
     if (u < cum[j]) return static_cast<int>(j);
   return static_cast<int>(cum.size()) - 1;
+}
+
+// A private quantile over a public grid: the index of a level of the
+// increasing grid drawn with probability prop. to
+// exp(-epsilon |#{x_i <= g_j} - q n| / 2 + log_weight_j) (log_weight
+// empty: a uniform base measure). Replacing one x_i moves every count by at
+// most 1: the exponential mechanism with sensitivity 1. The counts come
+// from a histogram over the grid (bin j holds the values in
+// (g_{j-1}, g_j]), one binary search per value.
+inline int draw_quantile_level(const double* x, std::size_t n, const std::vector<double>& grid, double quantile,
+                               double epsilon, const std::vector<double>& log_weight, Rng& rng) {
+  const std::size_t levels = grid.size();
+  std::vector<double> below(levels + 1, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    below[static_cast<std::size_t>(std::lower_bound(grid.begin(), grid.end(), x[i]) - grid.begin())] += 1.0;
+  }
+  const double nd = static_cast<double>(n);
+  std::vector<double> score(levels);
+  double cnt = 0.0;
+  for (std::size_t j = 0; j < levels; ++j) {
+    cnt += below[j];
+    score[j] = -epsilon * std::fabs(cnt - quantile * nd) / 2.0;
+    if (j < log_weight.size()) score[j] += log_weight[j];
+  }
+  return draw_index(score, rng);
 }
 
 // Laplace(0, scale): an exponential length with a fair sign.
