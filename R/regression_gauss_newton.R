@@ -53,8 +53,7 @@
                       net_only_gain = 0.5, net_var = 3, net_narrow = 0.3, net_cover = 1.2, net_cover_small = 0.8,
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
                       precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
-                      gap_safety = 1.5, net_low_tau = 0.7, net_levels = 2L,
-                      joint_share = 0, joint_max = 2e4, joint_spread = 0.5)
+                      gap_safety = 1.5, net_low_tau = 0.7, net_levels = 2L)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).
@@ -266,15 +265,11 @@ net_only_plan <- function(M, n, eps, eG, r, tau_e, R0, V0, decide = TRUE) {
   # confidence bands; they take the wide clip and a public factor for the
   # law's tails beyond its quadratic core (S^2, n 30, epsilon 1: root mean square
   # error 1.7 times the core's at the ends of the range)
-  band <- as.list(.gauss_newton$net_var * loc$band)
-  coarse <- loc$coarse
-  joint <- joint_stage(M, n, eps, r, tau_e, R0, V0)
-  if (!is.null(joint)) loc <- joint
-  loc$spec[c("net_var_a", "net_var_b")] <- band
+  loc$spec[c("net_var_a", "net_var_b")] <- as.list(.gauss_newton$net_var * loc$band)
   # (no design stage: with no round after the draw nothing would read the
   # design but the covariate's window, which is then the public range)
   des <- list(spec = list(scale_st = 0, scale_stt = 0, floor_stt = 0, design = FALSE))
-  list(stages = unname(loc$stages), coarse = coarse,
+  list(stages = unname(loc$stages), coarse = loc$coarse,
        spec = list(cpp = cpp_plan(des, d, r, R0, V0, list(), loc$spec), tau_e = tau_e, clip_upper = numeric(0),
                    error = at$error, expected_error = loc$error))
 }

@@ -135,7 +135,6 @@ mechanism_label <- function(m) {
          knorm = "K-norm mechanism", laplace_sums = "Laplace mechanism",
          exponential_grid = "exponential mechanism over a finite grid",
          exponential_net = "exponential mechanism over a public net of geodesics",
-         exponential_candidates = "exponential mechanism over public candidate geodesics",
          linearised = "exponential mechanism (localisation), then SSP of the linearised residuals", m)
 }
 

@@ -118,13 +118,6 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     s.net_var_a = Rcpp::as<double>(spec["net_var_a"]);
     s.net_var_b = Rcpp::as<double>(spec["net_var_b"]);
   }
-  if (spec.containsElementNamed("joint_candidates")) {
-    s.joint_candidates = static_cast<long>(Rcpp::as<double>(spec["joint_candidates"]));
-    s.joint_epsilon = Rcpp::as<double>(spec["joint_epsilon"]);
-    s.joint_clip = Rcpp::as<double>(spec["joint_clip"]);
-    s.joint_sd_a = Rcpp::as<double>(spec["joint_sd_a"]);
-    s.joint_sd_b = Rcpp::as<double>(spec["joint_sd_b"]);
-  }
   const Rcpp::List rounds = spec["rounds"];
   for (R_xlen_t k = 0; k < rounds.size(); ++k) {
     const Rcpp::List r = rounds[k];

@@ -81,14 +81,6 @@ struct RegressionReleaseSpec {
   double net_epsilon = 0.0, net_clip = 1.0, net_clip_wide = 0.0, net_var_a = 1.0, net_var_b = 1.0;
   double net_clip_low = 0.0;               // > 0: the lowest of a ladder of net_clip_levels clips
   int net_clip_levels = 2;
-  // Optional joint stage after the net's draw (proof section 3c): the
-  // exponential mechanism over joint_candidates steps (a, b) in the chart
-  // at the draw, the first zero, the others Gaussian with public sds
-  // (joint_sd_a, joint_sd_b) per coordinate from the generator; score minus
-  // the residuals' energy clipped at joint_clip in units of joint_clip^2
-  // (sensitivity 1).
-  long joint_candidates = 0;
-  double joint_epsilon = 0.0, joint_clip = 1.0, joint_sd_a = 0.0, joint_sd_b = 0.0;
 };
 
 struct RegressionRelease {
@@ -119,41 +111,6 @@ inline Mat lowered_basis(const Manifold& M, const Vec& p, const Mat& B) {
     e(k) = 0.0;
   }
   return L;
-}
-
-// The geodesic (p, v) moved by the step (step_a, step_b) in the chart at p
-// (B its orthonormal basis, L the basis lowered), then onto the public
-// domain: the balls |a| <= R0, |b| <= V0 in the chart at the centre.
-// Post-processing of released values only.
-inline void take_step(const Manifold& M, Vec& p, Vec& v, Vec step_a, const Vec& step_b, const Mat& B, const Mat& L,
-                      const Vec& center, double R0, double V0) {
-  const int d = M.dim();
-  // On a Hadamard manifold a step longer than R0 + d(centre, p) ends
-  // outside the domain (triangle inequality), where the projection below
-  // puts it on the boundary; shortened to that length first, so that a
-  // noise-dominated step (small n epsilon) never reaches exp() at a
-  // length whose point overflows (SPD, H^d: NaN or an error naming
-  // `radius`).
-  if (M.is_hadamard()) {
-    const double cap = R0 + M.dist(center, p), len_a = step_a.norm();
-    if (len_a > cap) step_a *= cap / len_a;
-  }
-  Vec x(2 * d);
-  x.head(d) = step_a;
-  x.tail(d) = L * v + step_b;
-  const RegressionChart chart{M, p, B};
-  const PairState st = chart.point(x);
-  const Mat Bc = M.tangent_basis(center);
-  const Mat Lc = lowered_basis(M, center, Bc);
-  Vec a = Lc * M.log(center, st.p);
-  Vec bc = Lc * M.transport_along(st.p, M.log(st.p, center), st.v);
-  if (a.norm() > R0) a *= R0 / a.norm();
-  if (bc.norm() > V0) bc *= V0 / bc.norm();
-  Vec xc(2 * d);
-  xc << a, bc;
-  const PairState pc = RegressionChart{M, center, Bc}.point(xc);
-  p = M.project_point(pc.p);
-  v = M.project_tangent(p, pc.v);
 }
 
 }  // namespace detail
@@ -326,46 +283,6 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     if (s.design) Vb *= std::max(1.0, nd / (12.0 * G.Sttc));
     from_stage = true;
   }
-  if (s.joint_candidates > 0) {
-    // 1c. joint stage (proof section 3c): every record's residual at the
-    // draw, transported back to p, in an orthonormal basis there; candidate
-    // k moves the line at record i by a_k + t_i b_k (the rounds' linear
-    // model), and record i's term min(|z_i - a_k - t_i b_k|^2, c^2) / c^2 is
-    // in [0, 1]: sensitivity 1. The candidates come from the generator
-    // alone, (2d)(T - 1) normals, and the work is T n whatever the data.
-    regression_residuals(M, p, v, tc, Y, back, len.data());
-    const Mat B = M.tangent_basis(p);
-    const Mat L = detail::lowered_basis(M, p, B);
-    const Mat Z = L * back;
-    const Eigen::Index T = s.joint_candidates;
-    Mat cand = Mat::Zero(2 * d, T);
-    for (Eigen::Index k = 1; k < T; ++k) {
-      if ((k & 0xFFF) == 0) poll_interrupt(4096.0 * d);
-      for (int j = 0; j < d; ++j) cand(j, k) = s.joint_sd_a * rng.normal();
-      for (int j = 0; j < d; ++j) cand(d + j, k) = s.joint_sd_b * rng.normal();
-    }
-    const double c2 = s.joint_clip * s.joint_clip;
-    std::vector<double> score(static_cast<std::size_t>(T));
-    const double cost = 2.0 * nd * d;
-    for_chunks(T, chunk_size(cost), cost, [&](Eigen::Index, Eigen::Index b, Eigen::Index e) {
-      for (Eigen::Index k = b; k < e; ++k) {
-        const double* a = cand.col(k).data();
-        const double* bk = a + d;
-        double u = 0.0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-          double q = 0.0;
-          for (int j = 0; j < d; ++j) {
-            const double r = Z(j, i) - a[j] - tc[i] * bk[j];
-            q += r * r;
-          }
-          u += std::min(q, c2);
-        }
-        score[static_cast<std::size_t>(k)] = -s.joint_epsilon * (u / c2) / 2.0;
-      }
-    });
-    const Eigen::Index kd = draw_index(score, rng);
-    detail::take_step(M, p, v, cand.col(kd).head(d), cand.col(kd).tail(d), B, L, s.center, s.R0, s.V0);
-  }
   Vec nu(d);
   double gap_a = 0.0, gap_b = 0.0;
   for (const SspRound& r : s.rounds) {
@@ -475,7 +392,35 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     // drawn level; only the last round's enters the bands)
     gap_a = r.gap * r.gap * rho * rho / nd;
     gap_b = r.gap * r.gap * rho * rho / Sttc_lo;
-    detail::take_step(M, p, v, step_a, step_b, B, L, s.center, s.R0, s.V0);
+    // On a Hadamard manifold a step longer than R0 + d(centre, p) ends
+    // outside the domain (triangle inequality), where the projection below
+    // puts it on the boundary; shortened to that length first, so that a
+    // noise-dominated step (small n epsilon) never reaches exp() at a
+    // length whose point overflows (SPD, H^d: NaN or an error naming
+    // `radius`). Post-processing of released values only.
+    if (M.is_hadamard()) {
+      const double cap = s.R0 + M.dist(s.center, p), len_a = step_a.norm();
+      if (len_a > cap) step_a *= cap / len_a;
+    }
+    // the step in the chart at p: (step_a, coords(v) + step_b)
+    Vec x(2 * d);
+    x.head(d) = step_a;
+    x.tail(d) = L * v + step_b;
+    const RegressionChart chart{M, p, B};
+    const PairState st = chart.point(x);
+    // projection onto the public domain (chart at the centre)
+    const Mat Bc = M.tangent_basis(s.center);
+    const Mat Lc = detail::lowered_basis(M, s.center, Bc);
+    const Vec la = M.log(s.center, st.p);
+    Vec a = Lc * la;
+    Vec bc = Lc * M.transport_along(st.p, M.log(st.p, s.center), st.v);
+    if (a.norm() > s.R0) a *= s.R0 / a.norm();
+    if (bc.norm() > s.V0) bc *= s.V0 / bc.norm();
+    Vec xc(2 * d);
+    xc << a, bc;
+    const PairState pc = RegressionChart{M, s.center, Bc}.point(xc);
+    p = M.project_point(pc.p);
+    v = M.project_tangent(p, pc.v);
   }
   out.p = p;
   out.v = v;
