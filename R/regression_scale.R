@@ -19,7 +19,10 @@
 # others at every n; at 20, one draw in eight fell low enough on S^5 to
 # land the net's draw on its plateau), and the stage runs only where that
 # is at most max_share of epsilon (n epsilon >= about 500: below, the
-# share costs the net per coordinate more than a loose tau does); the
+# share costs the net per coordinate more than a loose tau does; at n 200
+# the stage at share 0.15 read 2.4-2.6 on SPD(3) at every tau, against
+# 1.52 at the bench's tau without it, and S^5 1.57-1.78 against 1.39-1.46:
+# the loose-tau bench's second table); the
 # levels span a factor 2^(levels - 1) = 64 below tau_e. Measured with bench/dp_regression_loose_tau.R (proof section 2a).
 .regression_scale <- list(triples_eps = 25, max_share = 0.15, levels = 7L, kappa = 2, quantile = 0.5, max_dim = 6L)
 
