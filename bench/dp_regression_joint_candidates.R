@@ -25,7 +25,7 @@
 #   c(s_a, s_b), override those)
 #
 # Median energy ratio and the share above 3. Prints what it measures;
-# asserts nothing. About 8 minutes (exact distances in R: 2 ms a
+# asserts nothing. About 6 minutes (exact distances in R: 2 ms a
 # candidate).
 
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))

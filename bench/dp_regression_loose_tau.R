@@ -6,7 +6,7 @@
 # to 6 at n epsilon >= 500, tau from 1x to 8x the main bench's (0.15 on S^5, 0.05 on SPD, whose
 # residual norms are about 0.07 and 0.025), and S^2 (no stage) as a check.
 #
-#   Rscript bench/dp_regression_loose_tau.R                       # 30 data sets a cell
+#   Rscript bench/dp_regression_loose_tau.R                       # 30 data sets a cell, about 18 minutes
 #   DPM_BENCH_QUICK=true Rscript bench/dp_regression_loose_tau.R  # smoke run
 #
 # A second table shows why the stage does not run below n epsilon = 500:

@@ -13,7 +13,7 @@
 # through the chart at the centre, moved onto the public balls; the
 # default at the same epsilon runs on the same data set beside it.
 #
-#   Rscript bench/dp_regression_pair_blocks.R                       # about 12 minutes
+#   Rscript bench/dp_regression_pair_blocks.R                       # about 9 minutes
 #   DPM_BENCH_QUICK=true Rscript bench/dp_regression_pair_blocks.R  # smoke run
 #
 # Median energy ratio and the share above 3. Prints what it measures;
