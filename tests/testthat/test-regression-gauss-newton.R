@@ -142,9 +142,11 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_true(all(is.finite(unlist(ro$estimate))))
   expect_equal(ro$estimate$uncertainty[["t_mean"]], 0)
   # the design's draws are gone, not merely unused: the release consumes
-  # exactly the net's uniforms, one per coordinate
+  # exactly the net's uniforms, one per block
   set.seed(4); release(mo, D$x[1:100], D$y[1:100, ]); after <- runif(1)
-  set.seed(4); invisible(runif(3)); expect_identical(runif(1), after)
+  # (one per block: the three coordinates drawn in blocks (1, 2) and (3))
+  expect_equal(mo$stages$localise$sensitivity, 2)
+  set.seed(4); invisible(runif(2)); expect_identical(runif(1), after)
   # a plan without its design stage takes no rounds
   bad <- mo
   bad$spec$cpp$rounds <- mn$spec$cpp$rounds
@@ -193,9 +195,21 @@ test_that("the mechanism states its stages before any data, and the release prin
   expect_equal(m5$spec$cpp$net_clip, k5 * 0.1)
   expect_equal(m5$spec$cpp$net_clip_wide, k5 * 0.15)
   e5 <- m5$stages$localise$privacy$epsilon
+  # (the release draws over pairs of coordinates, on a lattice whose size
+  # the pairs' work bound sets: n ceil(d / 2) N^2 <= 4e8)
   l5 <- lattice(m5)
-  expect_equal(l5$h, c(1, sqrt(12)) * 2 * k5 * 0.1 * sqrt(5 / (200 * e5)))
-  expect_lt(l5$N, 3.3e4)
+  expect_equal(l5$h, c(1, sqrt(12)) * sqrt(4 * 0.4 * 0.8 / (sqrt(12) * sqrt(4e8 / (200 * 3)))))
+  no_pairs <- dpm$.gauss_newton
+  no_pairs$net_pairs <- FALSE
+  assignInNamespace(".gauss_newton", no_pairs, "dpmanifold")
+  m5p <- regression_mechanism(S5, n = 200, epsilon = 1, tau = 0.15, center = c(rep(0, 5), 1), radius = 0.4,
+                              x_range = c(0, 1))
+  assignInNamespace(".gauss_newton", dpm$.gauss_newton, "dpmanifold")
+  l5p <- lattice(m5p)
+  expect_equal(l5p$h, c(1, sqrt(12)) * 2 * k5 * 0.1 * sqrt(5 / (200 * e5)))
+  expect_lt(l5p$N, 3.3e4)
+  expect_equal(m5p$spec$cpp[c("net_clip", "net_clip_wide", "net_var_a", "net_var_b")],
+               m5$spec$cpp[c("net_clip", "net_clip_wide", "net_var_a", "net_var_b")])
   # (no ladder of clips by default: the narrow and the wide clip only)
   expect_equal(m5$spec$cpp$net_clip_low, 0)
   expect_match(m5$stages$localise$detail, sprintf("clipped at %.3g and %.3g", k5 * 0.1, k5 * 0.15), fixed = TRUE)
@@ -654,6 +668,101 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   }))
   expect_lte(max(abs(rowSums(du))), 3 + 1e-12)
   expect_lte(max(abs(du)), 1 + 1e-12)
+})
+
+test_that("the net over pairs of coordinates draws each pair jointly from its exponential-mechanism law", {
+  set.seed(12)
+  # euclidean(3): blocks (1, 2) and (3), sensitivity 2; each block's law
+  # is computed here from the clipped squared residual over its coordinates
+  M <- euclidean(3)
+  n <- 100
+  D <- gn_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.03)
+  m <- regression_mechanism(M, n, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
+  spec <- net_draw_spec(m, 0.4)
+  spec$net_pairs <- TRUE
+  # four candidate lines (a, b) near the truth of coordinate 1: 16 pairs
+  net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
+  spec$net <- net
+  t <- D$x - 0.5
+  res2 <- lapply(1:3, function(k) apply(net, 2, function(ab) (D$y[, k] - ab[1] - t * ab[2])^2))
+  law <- function(u, blocks) {
+    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * blocks))
+    w / sum(w)
+  }
+  # pair (j1, j2) at index j1 + 4 (j2 - 1), as the draw lays it out
+  u12 <- as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) -net_loss(res2[[1]][, j1] + res2[[2]][, j2], spec))))
+  u3 <- apply(res2[[3]], 2, function(q) -net_loss(q, spec))
+  p12 <- law(u12, 2)
+  p3 <- law(u3, 2)
+  draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(D$y), t, spec, FALSE)[c("p", "v")]))
+  who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+  expect_equal(max(abs(draws[c(2, 5), ] - net[, who[, 2]])), 0, tolerance = 1e-12)
+  chisq_p <- function(obs, prob) {
+    keep <- prob * 3000 >= 5
+    stats::pchisq(sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep])), sum(keep) - 1, lower.tail = FALSE)
+  }
+  o12 <- tabulate(who[, 1] + 4 * (who[, 2] - 1), 16)
+  o3 <- tabulate(who[, 3], 4)
+  expect_gte(sum(p12 * 3000 >= 5), 3)
+  expect_gt(chisq_p(o12, p12), 0.001)
+  expect_gt(chisq_p(o3, p3), 0.001)
+  # power: the laws at sensitivity d = 3 (a net per coordinate's division)
+  # and the product of the per-coordinate laws are rejected
+  expect_lt(min(chisq_p(o12, law(u12, 3)), chisq_p(o3, law(u3, 3))), 1e-6)
+  u1 <- apply(res2[[1]], 2, function(q) -net_loss(q, spec))
+  u2 <- apply(res2[[2]], 2, function(q) -net_loss(q, spec))
+  expect_lt(chisq_p(o12, as.vector(outer(law(u1, 2), law(u2, 2)))), 1e-6)
+  # adversarial neighbour: a record on a candidate pair (loss 0 in both
+  # blocks) moved anywhere changes each block's score by at most 1, the
+  # whole score by at most ceil(d / 2) = 2, and that bound is reached
+  on <- D$y
+  on[1, ] <- net[1, c(1, 1, 1)] + t[1] * net[2, c(1, 1, 1)]
+  far <- on
+  far[1, ] <- c(50, -50, 50)
+  score <- function(Y) {
+    r <- lapply(1:3, function(k) apply(net, 2, function(ab) (Y[, k] - ab[1] - t * ab[2])^2))
+    cbind(pair = as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) net_loss(r[[1]][, j1] + r[[2]][, j2], spec)))),
+          single = rep(apply(r[[3]], 2, function(q) net_loss(q, spec)), 4))
+  }
+  du <- score(far) - score(on)
+  expect_lte(max(abs(du)), 1 + 1e-12)
+  expect_lte(max(abs(rowSums(du))), 2 + 1e-12)
+  expect_equal(max(rowSums(du)), 2, tolerance = 1e-12)
+  # a spec beyond the work bound is refused before anything is allocated
+  big <- spec
+  big$net <- matrix(0, 2, 10001)
+  expect_error(dpm$cpp_release_regression(M, t(D$y), t, big, FALSE), "work bound")
+})
+
+test_that("the plan draws S^5's net over pairs of coordinates where its lattice stays fine, and states sensitivity ceil(d / 2)", {
+  M <- sphere(5)
+  m <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
+                            x_range = c(0, 1))
+  loc <- m$stages$localise
+  expect_identical(loc$mechanism, "exponential_net")
+  expect_equal(loc$sensitivity, 3)
+  expect_equal(loc$sigma, 6)
+  expect_match(loc$detail, "5 coordinates drawn in 3 blocks of up to two")
+  expect_true(m$spec$cpp$net_pairs)
+  expect_identical(nrow(m$spec$cpp$net), 2L)
+  # the work bound: n ceil(d / 2) N^2 within net_pair_work (the lattice's
+  # rule counts lines of a box; the interval's end points add a few)
+  N <- ncol(m$spec$cpp$net)
+  expect_lte(200 * 3 * N^2, 1.1 * dpm$.gauss_newton$net_pair_work)
+  # without pairs the same plan is the net per coordinate (sensitivity d)
+  no_pairs <- dpm$.gauss_newton
+  no_pairs$net_pairs <- FALSE
+  assignInNamespace(".gauss_newton", no_pairs, "dpmanifold")
+  on.exit(assignInNamespace(".gauss_newton", dpm$.gauss_newton, "dpmanifold"))
+  m0 <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
+                             x_range = c(0, 1))
+  expect_equal(m0$stages$localise$sensitivity, 5)
+  expect_false(isTRUE(m0$spec$cpp$net_pairs))
+  # where the pair lattice would be coarse (SPD(3) at n 200: 3.3e4 lines
+  # per coordinate), the net per coordinate stays
+  P <- spd(3)
+  m3 <- regression_mechanism(P, 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1, x_range = c(0, 1))
+  expect_equal(m3$stages$localise$sensitivity, 6)
 })
 
 test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2, and a bunched design does not break it", {

@@ -19,6 +19,8 @@ np_manifolds <- function() {
   list(
     # far: an extreme but valid response for the neighbour's moved record
     sphere = list(M = sphere(2), center = c(0, 0, 1), v = c(0.5, 0.2, 0), radius = 0.45, far = c(0, 0, -1)),
+    sphere5 = list(M = sphere(5), center = c(0, 0, 0, 0, 0, 1), v = c(0.3, -0.2, 0.1, 0.2, 0.1, 0), radius = 0.4,
+                   far = c(0, 0, 0, 0, 0, -1)),
     spd = list(M = spd(2), center = diag(2), v = matrix(c(0.4, 0.1, 0.1, -0.2), 2), radius = 0.6,
                far = diag(c(1e150, 1e-150))),
     spd_le = list(M = spd(2, metric = "log_euclidean"), center = diag(2), v = matrix(c(0.4, 0.1, 0.1, -0.2), 2),
@@ -50,10 +52,14 @@ np_rows <- function() {
   two_lc <- c("design", "localise_clip", "localise", "clip", "refine", "clip2", "refine2")
   three <- c(two, "clip3", "refine3")
   net <- "exponential_net"
+  pairs <- "exponential_net (pairs)"
   list(
     # the net alone: one block (dimension <= 2), the whole budget, no round
     r("net alone", "sphere", 20, 1, NULL, "localise", net, "-", 50),
     r("net alone", "hyperbolic", 20, 1, NULL, "localise", net, "-", 0, i = 20L),
+    # the net over pairs of coordinates alone (dimension 5: blocks (1, 2),
+    # (3, 4), (5); sensitivity 3)
+    r("net over pairs alone", "sphere5", 200, 1, 0.15, "localise", pairs, "-", -50),
     # the tangent fallback: n epsilon < 50, one round at the centre
     r("tangent fallback", "sphere", 20, 0.2, NULL, fallback, "-", "-", -50),
     r("tangent fallback", "spd_le", 20, 0.2, NULL, fallback, "-", "-", 1),
@@ -94,7 +100,9 @@ release_path <- function(rel) {
   loc <- Filter(function(s) s$name == "localise", st)
   clips <- Filter(function(s) grepl("^clip[0-9]*$", s$name), st)
   q <- unique(vapply(clips, function(s) sub("-quantile.*$", "", s$detail), ""))
-  list(path = nms, loc = if (length(loc)) loc[[1]]$mechanism else "-", q = if (length(q)) q else "-")
+  # (a net over pairs of coordinates says so in its detail)
+  mech <- if (length(loc)) paste0(loc[[1]]$mechanism, if (grepl("blocks of up to two", loc[[1]]$detail)) " (pairs)") else "-"
+  list(path = nms, loc = mech, q = if (length(q)) q else "-")
 }
 
 test_that("neighbours agree on every path of the plan x manifold (table of settings)", {

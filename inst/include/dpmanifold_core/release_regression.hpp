@@ -36,6 +36,7 @@
 
 #include "batch.hpp"
 #include "regression.hpp"
+#include "regression_net.hpp"
 #include "regression_scale.hpp"
 #include "samplers.hpp"
 #include "status.hpp"
@@ -81,6 +82,7 @@ struct RegressionReleaseSpec {
   double net_epsilon = 0.0, net_clip = 1.0, net_clip_wide = 0.0, net_var_a = 1.0, net_var_b = 1.0;
   double net_clip_low = 0.0;               // > 0: the lowest of a ladder of net_clip_levels clips
   int net_clip_levels = 2;
+  bool net_pairs = false;                  // a net per coordinate drawn over pairs of coordinates
 };
 
 struct RegressionRelease {
@@ -131,6 +133,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
   // 2..64 levels.
   if (s.net.cols() > 0 && s.net.rows() != 2 && s.net.rows() != 2 * M.dim())
     throw std::invalid_argument("regression spec: a net of the wrong size");
+  if (s.net_pairs && s.net.cols() > 0 && s.net.rows() != 2)
+    throw std::invalid_argument("regression spec: pairs of coordinates need a net per coordinate");
   if (!s.design && !s.rounds.empty()) throw std::invalid_argument("regression spec: rounds but no design stage");
   if (s.net_clip_levels < 2 || s.net_clip_levels > 64 || !(s.net_clip_low >= 0.0))
     throw std::invalid_argument("regression spec: a ladder of clips out of range");
@@ -217,12 +221,6 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       if ((i & 0xFFFF) == 0) poll_interrupt(65536.0 * M.point_cost());
       Z.col(i) = Lc * M.log(s.center, Y.col(i));
     }
-    // Blocks: one (rows 2d: a, b of every coordinate) or one per coordinate
-    // (rows 2: the same net of (a, b) for each); a record's term is in
-    // [0, 1] per block, so the score's sensitivity is the number of blocks
-    // and the blocks' draws are independent.
-    const int B = static_cast<int>(s.net.rows() / 2);  // 1 or d (checked above)
-    const int nb = (B == d) ? 1 : d;
     // clips: net_clip alone, or with the wider net_clip_wide; or, when a
     // lower net_clip_low is given, a ladder of net_clip_levels clips
     // geometric from it up to the widest. Each term is the mean of the
@@ -235,34 +233,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       clips.clear();
       for (int j = 0; j < J; ++j) clips.push_back(lo * std::pow(hi / lo, static_cast<double>(j) / (J - 1)));
     }
-    std::vector<double> clip2;
-    for (const double c : clips) clip2.push_back(c * c);
-    const double inv_levels = 1.0 / static_cast<double>(clip2.size());
-    Vec a_start(d), b_start(d);
-    std::vector<double> score(static_cast<std::size_t>(s.net.cols()));
-    for (int blk = 0; blk < nb; ++blk) {
-      const int k0 = (nb == 1) ? 0 : blk;
-      for (Eigen::Index j = 0; j < s.net.cols(); ++j) {
-        poll_interrupt(nd * B);
-        const double* a = s.net.col(j).data();
-        const double* b = a + B;
-        double e = 0.0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-          double q = 0.0;
-          for (int k = 0; k < B; ++k) {
-            const double r = Z(k0 + k, i) - a[k] - tc[i] * b[k];
-            q += r * r;
-          }
-          double t = 0.0;
-          for (const double c2 : clip2) t += std::min(q, c2) / c2;
-          e += t * inv_levels;
-        }
-        score[static_cast<std::size_t>(j)] = -s.net_epsilon * e / (2.0 * nb);
-      }
-      const Eigen::Index jd = draw_index(score, rng);
-      a_start.segment(k0, B) = s.net.col(jd).head(B);
-      b_start.segment(k0, B) = s.net.col(jd).tail(B);
-    }
+    const Vec x = draw_localising_net(Z, tc, s.net, clips, s.net_epsilon, s.net_pairs, rng);
+    Vec a_start = x.head(d), b_start = x.tail(d);
     // (a net per coordinate covers a box: the draw moves onto the public
     // domain's balls, as every round's step does)
     if (a_start.norm() > s.R0) a_start *= s.R0 / a_start.norm();
