@@ -32,9 +32,10 @@
 #'    a design bunched on one side of `x_range` does not break them);
 #' 2. *localise*: the exponential mechanism over a public net of geodesics
 #'    scored by their clipped energy (the whole net on manifolds of
-#'    dimension 1 or 2, one tangent coordinate at a time above), or, where
-#'    that net would be coarser, one K-norm round of the responses' tangent
-#'    moments at `center`;
+#'    dimension 1 or 2; above, one tangent coordinate at a time, or two at
+#'    a time where a fine lattice of lines fits the work bound, which
+#'    halves the draw's sensitivity), or, where that net would be coarser,
+#'    one K-norm round of the responses' tangent moments at `center`;
 #' 3. *clip* (once \eqn{n\epsilon \ge 90}): a clip level chosen privately,
 #'    the 0.6-quantile of the residual norms at the localised geodesic;
 #' 4. *refine*: a Gauss-Newton step from the residuals clipped at that

@@ -363,13 +363,16 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
   H2 <- hyperbolic(2)
   net <- "exponential_net"
   cases <- list(
-    list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net),
+    # (the net over pairs of coordinates, alone and before a round)
+    list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net, pairs = TRUE,
+         what = "the net over pairs of coordinates alone"),
     list(M = AI, c0 = diag(2), r = 1, n = 100, eps = 0.5, stages = c("design", "localise", "refine"), loc = "knorm",
          what = "K-norm localisation, no clip stage"),
     list(M = AI, c0 = diag(2), r = 1, n = 20, eps = 1, stages = c("design", "moments")),
     list(M = AI, c0 = diag(2), r = 1, n = 20, eps = 20, stages = c("design", "localise_clip", "localise", "clip", "refine"),
          loc = "knorm", precise = TRUE, what = "precise, one round"),
-    list(M = LE, c0 = diag(2), r = 1, n = 100, eps = 2, stages = c("design", "localise", "clip", "refine"), loc = net),
+    list(M = LE, c0 = diag(2), r = 1, n = 100, eps = 2, stages = c("design", "localise", "clip", "refine"), loc = net,
+         pairs = TRUE, what = "the net over pairs of coordinates, then a round"),
     list(M = LE, c0 = diag(2), r = 1, n = 200, eps = 2, stages = c("design", "localise_clip", "localise", "clip", "refine"),
          loc = "knorm"),
     list(M = LE, c0 = diag(2), r = 1, n = 40, eps = 1, stages = c("design", "moments")),
@@ -397,6 +400,7 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
                                                  x_range = c(0, 1)), classes = "dpmanifold_low_utility")
       expect_identical(unname(stage_names(m)), cs$stages)
       if (!is.null(cs$loc)) expect_identical(m$stages$localise$mechanism, cs$loc)
+      if (!is.null(cs$pairs)) expect_identical(grepl("blocks of up to two", m$stages$localise$detail), cs$pairs)
       if (!is.null(cs$precise)) {
         q <- vapply(m$spec$cpp$rounds, function(r) r$quantile, 1)
         expect_identical(all(q[-1] == 0.9), cs$precise)

@@ -251,11 +251,15 @@ test_that("the net per coordinate on SPD(2) draws each coordinate from its own l
   D <- gn_data(M, n, ctr, matrix(c(0.4, 0.1, 0.1, -0.2), 2), 0.05)
   expect_lt(max(mfd_dist(M, ctr, D$y)), 0.6)
   m <- regression_mechanism(M, n, epsilon = 1, tau = 0.3, center = ctr, radius = 0.6, x_range = c(0, 1))
-  # (n epsilon = 100: the net's draw is the release, no design stage)
+  # (n epsilon = 100: the net's draw is the release, no design stage; the
+  # plan draws it over pairs of coordinates, sensitivity 2; the draw per
+  # coordinate first, then the pairs)
   expect_named(m$stages, "localise")
   expect_identical(m$stages$localise$mechanism, "exponential_net")
-  expect_equal(m$stages$localise$sensitivity, 3)
+  expect_equal(m$stages$localise$sensitivity, 2)
   spec <- m$spec$cpp
+  expect_true(spec$net_pairs)
+  spec$net_pairs <- FALSE
   expect_false(spec$design)
   expect_equal(nrow(spec$net), 2)
   expect_gt(spec$net_clip_wide, spec$net_clip)
@@ -306,6 +310,37 @@ test_that("the net per coordinate on SPD(2) draws each coordinate from its own l
   cj <- rs_chisq(oj, pj)
   expect_gt(rs_report("net per coordinate, joint of coordinates 1 and 3", cj$p), 1e-3)
   expect_true(cj$rare_ok)
+  # Pairs: coordinates (1, 2) drawn jointly from the law of their clipped
+  # squared residual over both, coordinate 3 alone, each at epsilon / 2
+  spec$net_pairs <- TRUE
+  loss <- function(q) -sum((pmin(q, c2) / c2 + pmin(q, w2) / w2) / 2)
+  q_of <- function(k) apply(net, 2, function(ab) (Z[k, ] - ab[1] - t * ab[2])^2)
+  Q <- lapply(seq_len(d), q_of)
+  soft <- function(u, blocks) {
+    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * blocks))
+    w / sum(w)
+  }
+  u12 <- as.vector(outer(seq_len(J), seq_len(J), Vectorize(function(j1, j2) loss(Q[[1]][, j1] + Q[[2]][, j2]))))
+  p12 <- soft(u12, 2)
+  p3 <- soft(apply(Q[[3]], 2, loss), 2)
+  out <- replicate(N, unlist(dpm$cpp_release_regression(M, dpm$to_ambient(M, D$y, "y"), t, spec, FALSE)[c("p", "v")]))
+  rel <- rs_released(M, out)
+  ab <- rs_release_coords(M, ctr, rel$P, rel$V)
+  who <- sapply(seq_len(d), function(k) apply(ab[c(k, d + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+  expect_lt(max(sapply(seq_len(d), function(k) max(abs(ab[c(k, d + k), ] - net[, who[, k]])))), 1e-8)
+  o12 <- tabulate(who[, 1] + J * (who[, 2] - 1), J * J)
+  c12 <- rs_chisq(o12, p12)
+  expect_gte(c12$cells, 3)
+  expect_gt(rs_report(sprintf("net over pairs on SPD(2), coordinates 1 and 2 (%d cells)", c12$cells), c12$p), 1e-3)
+  expect_true(c12$rare_ok)
+  c3 <- rs_chisq(tabulate(who[, 3], J), p3)
+  expect_gt(rs_report("net over pairs on SPD(2), coordinate 3 alone", c3$p), 1e-3)
+  # power: the product of the coordinates' own laws (at epsilon / 2 each)
+  # and the pair's law at sensitivity 3 are rejected
+  p1 <- soft(apply(Q[[1]], 2, loss), 2)
+  p2 <- soft(apply(Q[[2]], 2, loss), 2)
+  expect_lt(rs_report("  power, product of coordinates 1 and 2", rs_chisq(o12, as.vector(outer(p1, p2)))$p), 1e-4)
+  expect_lt(rs_chisq(o12, soft(u12, 3))$p, 1e-4)
 })
 
 # ---------------------------------------------------------------------------
