@@ -17,7 +17,12 @@
 #   DPM_BENCH_QUICK=true Rscript bench/dp_regression_pair_blocks.R  # smoke run
 #
 # Median energy ratio and the share above 3. Prints what it measures;
-# asserts nothing.
+# asserts nothing. Its figures (proof section 8) were read before the
+# package drew pairs itself: since then the default on S^5 at n 200 is the
+# net over pairs with its own lattice (section 3b, pair_lattice()), so the
+# "default" column there is that path; the paired comparison of the
+# package's pairs with its net per coordinate is
+# bench/dp_regression_net_pairs.R.
 
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", c(commandArgs(FALSE), "--file=bench/x"), value = TRUE)[1])), "regression-bench-utils.R"))
 quick <- identical(Sys.getenv("DPM_BENCH_QUICK"), "true")

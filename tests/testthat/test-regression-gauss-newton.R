@@ -600,31 +600,36 @@ test_that("the net localisation is drawn from its exponential-mechanism law (chi
   expect_lte(max(abs(u_far - u)), 1 + 1e-12)
 })
 
-test_that("the net per coordinate draws each coordinate from its own exponential-mechanism law", {
-  set.seed(11)
-  # euclidean(3): normal coordinates at the centre are exact, so every
-  # coordinate's law is computed here; the draw is their product
+# euclidean(3), n 100, epsilon 2: normal coordinates at the centre are
+# exact, so the laws of the net's draws are computed in the tests below
+euclidean3_net <- function(seed) {
+  set.seed(seed)
   M <- euclidean(3)
-  n <- 100
-  D <- gn_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.03)
-  m <- regression_mechanism(M, n, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
-  expect_identical(m$stages$localise$mechanism, "exponential_net")
-  expect_equal(m$stages$localise$sensitivity, 3)
-  spec <- net_draw_spec(m, 0.3)
-  # four candidate lines (a, b) near the truth of coordinate 1
-  net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
-  spec$net <- net
-  # a ladder of three clips (off by default; proof section 3b) from 0.7
-  # tau / sqrt(3) up to the widest: the score averages them
-  spec$net_clip_low <- 0.7 * 0.15 / sqrt(3)
-  spec$net_clip_levels <- 3L
-  expect_lt(spec$net_clip_low, spec$net_clip)
-  expect_length(net_clips(spec), 3L)
-  t <- D$x - 0.5
-  prob <- sapply(1:3, function(k) {
-    u <- apply(net, 2, function(ab) -net_loss((D$y[, k] - ab[1] - t * ab[2])^2, spec))
-    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * 3))
-    w / sum(w)
+  D <- gn_data(M, 100, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.03)
+  list(M = M, n = 100, D = D,
+       m = regression_mechanism(M, 100, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1)))
+}
+
+test_that("the net per coordinate draws each coordinate from its own exponential-mechanism law", {
+  # (every coordinate's law; the draw is their product)
+  with(euclidean3_net(11), {
+    expect_identical(m$stages$localise$mechanism, "exponential_net")
+    expect_equal(m$stages$localise$sensitivity, 3)
+    spec <- net_draw_spec(m, 0.3)
+    # four candidate lines (a, b) near the truth of coordinate 1
+    net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
+    spec$net <- net
+    # a ladder of three clips (off by default; proof section 3b) from 0.7
+    # tau / sqrt(3) up to the widest: the score averages them
+    spec$net_clip_low <- 0.7 * 0.15 / sqrt(3)
+    spec$net_clip_levels <- 3L
+    expect_lt(spec$net_clip_low, spec$net_clip)
+    expect_length(net_clips(spec), 3L)
+    t <- D$x - 0.5
+    prob <- sapply(1:3, function(k) {
+      u <- apply(net, 2, function(ab) -net_loss((D$y[, k] - ab[1] - t * ab[2])^2, spec))
+      w <- exp(spec$net_epsilon * (u - max(u)) / (2 * 3))
+      w / sum(w)
   })
   draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(D$y), t, spec, FALSE)[c("p", "v")]))
   who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
@@ -668,73 +673,71 @@ test_that("the net per coordinate draws each coordinate from its own exponential
   }))
   expect_lte(max(abs(rowSums(du))), 3 + 1e-12)
   expect_lte(max(abs(du)), 1 + 1e-12)
+  })
 })
 
 test_that("the net over pairs of coordinates draws each pair jointly from its exponential-mechanism law", {
-  set.seed(12)
-  # euclidean(3): blocks (1, 2) and (3), sensitivity 2; each block's law
-  # is computed here from the clipped squared residual over its coordinates
-  M <- euclidean(3)
-  n <- 100
-  D <- gn_data(M, n, c(0, 0, 0), c(0.5, 0.2, -0.3), 0.03)
-  m <- regression_mechanism(M, n, epsilon = 2, tau = 0.15, center = c(0, 0, 0), radius = 2, x_range = c(0, 1))
-  spec <- net_draw_spec(m, 0.4)
-  spec$net_pairs <- TRUE
-  # four candidate lines (a, b) near the truth of coordinate 1: 16 pairs
-  net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
-  spec$net <- net
-  t <- D$x - 0.5
-  res2 <- lapply(1:3, function(k) apply(net, 2, function(ab) (D$y[, k] - ab[1] - t * ab[2])^2))
-  law <- function(u, blocks) {
-    w <- exp(spec$net_epsilon * (u - max(u)) / (2 * blocks))
-    w / sum(w)
-  }
-  # pair (j1, j2) at index j1 + 4 (j2 - 1), as the draw lays it out
-  u12 <- as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) -net_loss(res2[[1]][, j1] + res2[[2]][, j2], spec))))
-  u3 <- apply(res2[[3]], 2, function(q) -net_loss(q, spec))
-  p12 <- law(u12, 2)
-  p3 <- law(u3, 2)
-  draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(D$y), t, spec, FALSE)[c("p", "v")]))
-  who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
-  expect_equal(max(abs(draws[c(2, 5), ] - net[, who[, 2]])), 0, tolerance = 1e-12)
-  chisq_p <- function(obs, prob) {
-    keep <- prob * 3000 >= 5
-    stats::pchisq(sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep])), sum(keep) - 1, lower.tail = FALSE)
-  }
-  o12 <- tabulate(who[, 1] + 4 * (who[, 2] - 1), 16)
-  o3 <- tabulate(who[, 3], 4)
-  expect_gte(sum(p12 * 3000 >= 5), 3)
-  expect_gt(chisq_p(o12, p12), 0.001)
-  expect_gt(chisq_p(o3, p3), 0.001)
-  # power: the laws at sensitivity d = 3 (a net per coordinate's division)
-  # and the product of the per-coordinate laws are rejected
-  expect_lt(min(chisq_p(o12, law(u12, 3)), chisq_p(o3, law(u3, 3))), 1e-6)
-  u1 <- apply(res2[[1]], 2, function(q) -net_loss(q, spec))
-  u2 <- apply(res2[[2]], 2, function(q) -net_loss(q, spec))
-  expect_lt(chisq_p(o12, as.vector(outer(law(u1, 2), law(u2, 2)))), 1e-6)
-  # adversarial neighbour: a record on a candidate pair (loss 0 in both
-  # blocks) moved anywhere changes each block's score by at most 1, the
-  # whole score by at most ceil(d / 2) = 2, and that bound is reached
-  on <- D$y
-  on[1, ] <- net[1, c(1, 1, 1)] + t[1] * net[2, c(1, 1, 1)]
-  far <- on
-  far[1, ] <- c(50, -50, 50)
-  score <- function(Y) {
-    r <- lapply(1:3, function(k) apply(net, 2, function(ab) (Y[, k] - ab[1] - t * ab[2])^2))
-    cbind(pair = as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) net_loss(r[[1]][, j1] + r[[2]][, j2], spec)))),
-          single = rep(apply(r[[3]], 2, function(q) net_loss(q, spec)), 4))
-  }
-  du <- score(far) - score(on)
-  expect_lte(max(abs(du)), 1 + 1e-12)
-  expect_lte(max(abs(rowSums(du))), 2 + 1e-12)
-  expect_equal(max(rowSums(du)), 2, tolerance = 1e-12)
-  # a spec beyond the work bound is refused before anything is allocated
-  big <- spec
-  big$net <- matrix(0, 2, 10001)
-  expect_error(dpm$cpp_release_regression(M, t(D$y), t, big, FALSE), "work bound")
+  # (blocks (1, 2) and (3), sensitivity 2; each block's law from the
+  # clipped squared residual over its coordinates)
+  with(euclidean3_net(12), {
+    spec <- net_draw_spec(m, 0.4)
+    spec$net_pairs <- TRUE
+    # four candidate lines (a, b) near the truth of coordinate 1: 16 pairs
+    net <- spec$net[, order(colSums((spec$net - c(0.03, 0.5))^2))[c(1, 4, 12, 40)]]
+    spec$net <- net
+    t <- D$x - 0.5
+    res2 <- lapply(1:3, function(k) apply(net, 2, function(ab) (D$y[, k] - ab[1] - t * ab[2])^2))
+    law <- function(u, blocks) {
+      w <- exp(spec$net_epsilon * (u - max(u)) / (2 * blocks))
+      w / sum(w)
+    }
+    # pair (j1, j2) at index j1 + 4 (j2 - 1), as the draw lays it out
+    u12 <- as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) -net_loss(res2[[1]][, j1] + res2[[2]][, j2], spec))))
+    u3 <- apply(res2[[3]], 2, function(q) -net_loss(q, spec))
+    p12 <- law(u12, 2)
+    p3 <- law(u3, 2)
+    draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(D$y), t, spec, FALSE)[c("p", "v")]))
+    who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+    expect_equal(max(abs(draws[c(2, 5), ] - net[, who[, 2]])), 0, tolerance = 1e-12)
+    chisq_p <- function(obs, prob) {
+      keep <- prob * 3000 >= 5
+      stats::pchisq(sum((obs[keep] - 3000 * prob[keep])^2 / (3000 * prob[keep])), sum(keep) - 1, lower.tail = FALSE)
+    }
+    o12 <- tabulate(who[, 1] + 4 * (who[, 2] - 1), 16)
+    o3 <- tabulate(who[, 3], 4)
+    expect_gte(sum(p12 * 3000 >= 5), 3)
+    expect_gt(chisq_p(o12, p12), 0.001)
+    expect_gt(chisq_p(o3, p3), 0.001)
+    # power: the laws at sensitivity d = 3 (a net per coordinate's division)
+    # and the product of the per-coordinate laws are rejected
+    expect_lt(min(chisq_p(o12, law(u12, 3)), chisq_p(o3, law(u3, 3))), 1e-6)
+    u1 <- apply(res2[[1]], 2, function(q) -net_loss(q, spec))
+    u2 <- apply(res2[[2]], 2, function(q) -net_loss(q, spec))
+    expect_lt(chisq_p(o12, as.vector(outer(law(u1, 2), law(u2, 2)))), 1e-6)
+    # adversarial neighbour: a record on a candidate pair (loss 0 in both
+    # blocks) moved anywhere changes each block's score by at most 1, the
+    # whole score by at most ceil(d / 2) = 2, and that bound is reached
+    on <- D$y
+    on[1, ] <- net[1, c(1, 1, 1)] + t[1] * net[2, c(1, 1, 1)]
+    far <- on
+    far[1, ] <- c(50, -50, 50)
+    score <- function(Y) {
+      r <- lapply(1:3, function(k) apply(net, 2, function(ab) (Y[, k] - ab[1] - t * ab[2])^2))
+      cbind(pair = as.vector(outer(1:4, 1:4, Vectorize(function(j1, j2) net_loss(r[[1]][, j1] + r[[2]][, j2], spec)))),
+            single = rep(apply(r[[3]], 2, function(q) net_loss(q, spec)), 4))
+    }
+    du <- score(far) - score(on)
+    expect_lte(max(abs(du)), 1 + 1e-12)
+    expect_lte(max(abs(rowSums(du))), 2 + 1e-12)
+    expect_equal(max(rowSums(du)), 2, tolerance = 1e-12)
+    # a spec beyond the work bound is refused before anything is allocated
+    big <- spec
+    big$net <- matrix(0, 2, 10001)
+    expect_error(dpm$cpp_release_regression(M, t(D$y), t, big, FALSE), "work bound")
+  })
 })
 
-test_that("the plan draws S^5's net over pairs of coordinates where its lattice stays fine, and states sensitivity ceil(d / 2)", {
+test_that("S^5's net is drawn over pairs of coordinates (sensitivity ceil(d / 2)) where their lattice is fine", {
   M <- sphere(5)
   m <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
                             x_range = c(0, 1))
