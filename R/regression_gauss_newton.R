@@ -33,8 +33,10 @@
 # else net_cover_small), and the ladder of net_levels clips whose lowest is
 # net_low_tau tau / sqrt(d) (a net per coordinate; none at net_levels 2);
 # whether a lattice per coordinate is drawn over pairs of coordinates, the
-# work bound n ceil(d / 2) N^2 of that draw and the spacing, in core sds,
-# beyond which its lattice counts as coarse (pair_lattice()).
+# work bound n ceil(d / 2) N^2 of that draw, the spacing, in core sds,
+# beyond which its lattice counts as coarse (pair_lattice()), and the
+# factor of a pair's clips over those per coordinate (S^5, n 200: 0.8 and
+# 0.7 put 5% and 20% of data sets above ratio 3; proof section 3b).
 # Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
 # the release's noise falls below the least-squares fit's own sampling
 # error, and where n epsilon reaches precise_neps (times d / 2 from d = 2:
