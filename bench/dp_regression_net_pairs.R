@@ -9,7 +9,7 @@
 #     coordinate, because the pairs' lattice would be coarse: SPD(3),
 #     n 200, and SPD(2), n 100 (epsilon 1).
 #
-#   Rscript bench/dp_regression_net_pairs.R                       # about 6 minutes
+#   Rscript bench/dp_regression_net_pairs.R                       # about 70 s
 #   DPM_BENCH_QUICK=true Rscript bench/dp_regression_net_pairs.R  # smoke run
 #
 # Median energy ratio and the share above 3. Prints what it measures;
