@@ -36,7 +36,9 @@
 # work bound n ceil(d / 2) N^2 of that draw, the spacing, in core sds,
 # beyond which its lattice counts as coarse (pair_lattice()), and the
 # factor of a pair's clips over those per coordinate (S^5, n 200: 0.8 and
-# 0.7 put 5% and 20% of data sets above ratio 3; proof section 3b).
+# 0.7 put 5% and 20% of data sets above ratio 3; proof section 3b), and the
+# most squared residuals n N per coordinate that draw holds (the C++ core's
+# kNetResidualsMax).
 # Where epsilon sqrt(n) reaches precise_esqn (times sqrt((d + 1) / 2))
 # the release's noise falls below the least-squares fit's own sampling
 # error, and where n epsilon reaches precise_neps (times d / 2 from d = 2:
@@ -59,7 +61,8 @@
                       net_cover_half = 0.5, net_coord_max = 3.3e4, net_coord_tail = 6, net_coord_floor = 2,
                       precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
                       gap_safety = 1.5, net_low_tau = 0.7, net_levels = 2L,
-                      net_pairs = TRUE, net_pair_work = 4e8, net_pair_spacing = 3, net_pair_clip = 1)
+                      net_pairs = TRUE, net_pair_work = 4e8, net_pair_spacing = 3, net_pair_clip = 1,
+                      net_pair_residuals = 2.5e7)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).

@@ -156,7 +156,9 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
 # spacings of the lattice per coordinate (h_b = sqrt(12) h_a, h_a at least
 # net_coord_floor core sds c sqrt(beta / (n e1))), and NULL when h_a exceeds
 # net_pair_spacing core sds (SPD(3), whose lattice per coordinate takes
-# 3.3e4 lines, keeps it). Public.
+# 3.3e4 lines, keeps it) or the draw would hold more than net_pair_residuals
+# squared residuals n N per coordinate (the C++ core's allocation bound; the
+# work bound reaches it only beyond n = 1.5e6 beta). Public.
 pair_lattice <- function(d, n, e1, R0, V0, c) {
   g <- .gauss_newton
   beta <- ceiling(d / 2)
@@ -165,7 +167,9 @@ pair_lattice <- function(d, n, e1, R0, V0, c) {
   core <- c * sqrt(beta / (n * e1))
   ha <- max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * core)
   if (size < 9 || ha > g$net_pair_spacing * core) return(NULL)
-  localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
+  net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
+  if (as.numeric(n) * ncol(net$points) > g$net_pair_residuals) return(NULL)
+  net
 }
 
 # The localising K-norm round at the centre: the moments of the responses'

@@ -734,6 +734,11 @@ test_that("the net over pairs of coordinates draws each pair jointly from its ex
     big <- spec
     big$net <- matrix(0, 2, 10001)
     expect_error(dpm$cpp_release_regression(M, t(D$y), t, big, FALSE), "work bound")
+    # and so is one whose n N squared residuals per coordinate exceed 2.5e7
+    # (N^2 within its bound: 3000 records, 9000 lines)
+    many <- matrix(0, 3000, 3)
+    big$net <- matrix(0, 2, 9000)
+    expect_error(dpm$cpp_release_regression(M, t(many), seq(0, 1, length.out = 3000), big, FALSE), "work bound")
   })
 })
 
@@ -766,6 +771,14 @@ test_that("S^5's net is drawn over pairs of coordinates (sensitivity ceil(d / 2)
   P <- spd(3)
   m3 <- regression_mechanism(P, 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1, x_range = c(0, 1))
   expect_equal(m3$stages$localise$sensitivity, 6)
+  # nor does a lattice whose n N squared residuals per coordinate would
+  # exceed the C++ core's allocation bound (net_pair_residuals)
+  small <- dpm$.gauss_newton
+  small$net_pair_residuals <- 200 * N - 1
+  assignInNamespace(".gauss_newton", small, "dpmanifold")
+  m1 <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
+                             x_range = c(0, 1))
+  expect_equal(m1$stages$localise$sensitivity, 5)
 })
 
 test_that("the default lands near the non-private fit at n epsilon >= 500 on S^2, and a bunched design does not break it", {

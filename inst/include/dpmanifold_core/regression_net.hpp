@@ -32,11 +32,12 @@
 namespace dpmanifold {
 
 // Largest number of candidates of a block of two coordinates (N^2) and of
-// squared residuals held per coordinate (n N): the R layer's work bound
-// keeps far below both; these only refuse a spec that would allocate
-// without bound.
+// squared residuals held per coordinate (n N; three such n x N matrices
+// live at once, 600 MB at the bound): the R layer's rule (pair_lattice(),
+// net_pair_residuals) never exceeds either; these refuse a spec that would
+// allocate beyond them.
 constexpr double kNetPairCandidatesMax = 1e8;
-constexpr double kNetResidualsMax = 5e8;
+constexpr double kNetResidualsMax = 2.5e7;
 
 namespace detail {
 
