@@ -138,6 +138,19 @@ mechanism_label <- function(m) {
          linearised = "exponential mechanism (localisation), then SSP of the linearised residuals", m)
 }
 
+# What produced the estimate, in words: a default regression whose only
+# estimating stage is the net's draw (no round follows it) is that draw,
+# not "Gauss-Newton rounds".
+release_mechanism_label <- function(x) {
+  stage_names <- vapply(x$stages, function(s) s$name %||% "", "")
+  mechanisms <- vapply(x$stages, function(s) s$mechanism %||% "", "")
+  if (identical(x$mechanism, "gauss_newton") && !any(grepl("^(refine|moments)", stage_names)) &&
+      any(stage_names == "localise" & mechanisms == "exponential_net")) {
+    return(mechanism_label("exponential_net"))
+  }
+  mechanism_label(x$mechanism)
+}
+
 # The notion's parameters, e.g. "epsilon = 1" or "(alpha, epsilon) = (2, 0.5)".
 notion_parameters <- function(p) {
   switch(p$type,
@@ -183,7 +196,7 @@ print.dp_release <- function(x, ...) {
   check_release_numbers(x, "x")
   cat(sprintf("<dp_release> %s of %d points on %s\n", gsub("_", " ", x$statistic), as.integer(x$n),
               manifold_label(x$manifold)))
-  cat(sprintf("  mechanism: %s\n", if (length(x$stages) == 1L) stage_label(x$stages[[1]]) else mechanism_label(x$mechanism)))
+  cat(sprintf("  mechanism: %s\n", if (length(x$stages) == 1L) stage_label(x$stages[[1]]) else release_mechanism_label(x)))
   cat(sprintf("  privacy:   %s\n", x$privacy$guarantee))
   if (length(x$stages) > 1L) {
     print_stages(x$stages)
@@ -217,7 +230,7 @@ summary.dp_release <- function(object, ...) {
   b <- object$bounds
   rows <- c(
     statistic = object$statistic, manifold = manifold_label(object$manifold),
-    mechanism = mechanism_label(object$mechanism), guarantee = object$privacy$guarantee,
+    mechanism = release_mechanism_label(object), guarantee = object$privacy$guarantee,
     n = object$n,
     sensitivity = format_named(object$sensitivity),
     sigma = format_named(object$sigma),

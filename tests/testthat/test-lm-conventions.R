@@ -120,6 +120,26 @@ test_that("print() of a linear release shows coef() as lm's; summary() labels it
   expect_false("radius" %in% rownames(tab))
 })
 
+test_that("summary() names the mechanism that made the estimate: the net's draw, or the rounds", {
+  set.seed(21)
+  S5 <- sphere(5)
+  c5 <- c(rep(0, 5), 1)
+  x <- runif(200)
+  y <- mfd_exp(S5, c5, outer(x - 0.5, c(0.3, 0.2, 0, 0, 0.1, 0)))
+  y <- mfd_exp(S5, y, 0.03 * mfd_random_tangent(S5, y, 200))
+  # (S^5, n 200, epsilon 1: the net's draw is the release, no round follows)
+  net <- dp_geodesic_regression(S5, x, y, epsilon = 1, tau = 0.15, center = c5, radius = 0.4, x_range = c(0, 1))
+  expect_false(any(grepl("^(refine|moments)", vapply(net$stages, `[[`, "", "name"))))
+  expect_identical(summary(net)$table["mechanism", "value"], "exponential mechanism over a public net of geodesics")
+  S2 <- sphere(2)
+  y2 <- mfd_exp(S2, c(0, 0, 1), outer(x - 0.5, c(0.3, 0.1, 0)))
+  y2 <- mfd_exp(S2, y2, 0.03 * mfd_random_tangent(S2, y2, 200))
+  rounds <- dp_geodesic_regression(S2, x, y2, epsilon = 1, tau = 0.15, center = c(0, 0, 1), radius = 0.4, x_range = c(0, 1))
+  expect_true(any(grepl("^refine", vapply(rounds$stages, `[[`, "", "name"))))
+  expect_identical(summary(rounds)$table["mechanism", "value"],
+                   "exact Gauss-Newton rounds of perturbed sufficient statistics")
+})
+
 test_that("regression_mechanism() takes method = \"auto\" as its help says, and refuses a bad choice by class", {
   S2 <- sphere(2)
   mk <- function(...) regression_mechanism(S2, n = 100, epsilon = 1, center = c(0, 0, 1), radius = 0.4,
