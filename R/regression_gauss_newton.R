@@ -62,7 +62,8 @@
                       precise_esqn = 50, precise_neps = 1200, precise_quantile = 0.9, precise_levels = 12L, extra_round_esqn = 150,
                       gap_safety = 1.5, net_low_tau = 0.7, net_levels = 2L,
                       net_pairs = TRUE, net_pair_work = 4e8, net_pair_spacing = 3, net_pair_clip = 1,
-                      net_pair_residuals = 2.5e7)
+                      net_pair_residuals = 2.5e7, net_pair_sparse = TRUE, net_sparse_lines = 2e5,
+                      net_sparse_work = 1e9, net_sparse_visits = 1e7, net_sparse_margin = 600)
 
 # The design stage: S_t and S_tt with Laplace noise of scales alpha / eG
 # and beta / eG (weighted l1 sensitivity 1; proof section 2).

@@ -111,7 +111,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
       # the lattice per coordinate where its own (pair_lattice()) stays
       # within net_pair_spacing core sds. The plan's choices and the public
       # variances stay those of the net per coordinate (wider). Public rule.
-      pair <- if (g$net_pairs) pair_lattice(d, n, e1, R0, V0, k * c1)
+      pair <- if (g$net_pairs) pair_lattice(d, n, e1, R0, V0, k * c1, k * cw1, sparse = any_net)
       if (!is.null(pair)) {
         net <- pair
         cfloor <- max(net$h[1], net$h[2] / 2)
@@ -134,7 +134,8 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
   }
   N <- ncol(net$points)
   what <- if (blocks == 1L) sprintf("%d geodesics on a public net", N) else if (drawn < blocks)
-    sprintf("%d lines per coordinate on a public net, %d coordinates drawn in %d blocks of up to two", N, d, drawn) else
+    sprintf("%d lines per coordinate on a public net, %d coordinates drawn in %d blocks of up to two%s", N, d, drawn,
+            if (isTRUE(net$sparse)) ", one sparse row at a time" else "") else
     sprintf("%d lines per coordinate on a public net, %d coordinates", N, d)
   list(error = err, band = band, coarse = if (blocks > 1L) coarse else NA,
        stages = list(localise = dp_stage("localise", "exponential_net", epsilon = e1, sensitivity = drawn, sigma = 2 * drawn / e1,
@@ -145,31 +146,55 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
        rounds = list(),
        spec = list(net = net$points, net_epsilon = e1, net_clip = c, net_clip_wide = if (cw > c) cw else 0,
                    net_clip_low = if (g$net_levels > 2L && low < c) low else 0, net_clip_levels = g$net_levels,
-                   net_pairs = drawn < blocks,
+                   net_pairs = drawn < blocks, net_pairs_sparse = drawn < blocks && isTRUE(net$sparse),
                    net_var_a = var_a, net_var_b = var_b))
 }
 
 # The lattice of a net over pairs of coordinates (section 8), or NULL
 # where it would be coarse: beta = ceil(d / 2) blocks, the plateau's margin
-# n e1 / (2 beta) per block, N lines per coordinate with n beta N^2 within
-# net_pair_work and 2 log N at most net_coord_tail below the margin, the
-# spacings of the lattice per coordinate (h_b = sqrt(12) h_a, h_a at least
-# net_coord_floor core sds c sqrt(beta / (n e1))), and NULL when h_a exceeds
-# net_pair_spacing core sds (SPD(3), whose lattice per coordinate takes
-# 3.3e4 lines, keeps it) or the draw would hold more than net_pair_residuals
-# squared residuals n N per coordinate (the C++ core's allocation bound; the
-# work bound reaches it only beyond n = 1.5e6 beta). Public.
-pair_lattice <- function(d, n, e1, R0, V0, c) {
+# n e1 / (2 beta) per block, N lines per coordinate with 2 log N at most
+# net_coord_tail below the margin, the spacings of the lattice per
+# coordinate (h_b = sqrt(12) h_a, h_a at least net_coord_floor core sds
+# c sqrt(beta / (n e1))), and NULL when h_a exceeds net_pair_spacing core
+# sds. Dense (every pair scored) where n beta N^2 is within net_pair_work
+# and the n N squared residuals per coordinate within net_pair_residuals
+# (the C++ core's allocation bound); otherwise sparse (`sparse = TRUE`:
+# each record visits W nB cells per coordinate, W = ceil(2 cw / h_a) + 2
+# for the widest clip cw, nB values of b; work n beta (W nB)^2 within
+# net_sparse_work, section 8 "Pairs on a fine lattice"; its weights are
+# products below exp(margin), so margin at most net_sparse_margin, and its
+# loss has at most two clips), which SPD(3) at n 200, epsilon 1 takes.
+# `sparse`: offered where the draw is the release (localisation()'s
+# any_net); a localising draw that rounds refine keeps the lattice per
+# coordinate, at a fraction of the time. Public.
+pair_lattice <- function(d, n, e1, R0, V0, c, c_wide, sparse = TRUE) {
   g <- .gauss_newton
   beta <- ceiling(d / 2)
   margin <- n * e1 / (2 * beta)
-  size <- min(g$net_coord_max, sqrt(g$net_pair_work / (as.numeric(n) * beta)), exp((margin - g$net_coord_tail) / 2))
   core <- c * sqrt(beta / (n * e1))
-  ha <- max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * core)
-  if (size < 9 || ha > g$net_pair_spacing * core) return(NULL)
-  net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
-  if (as.numeric(n) * ncol(net$points) > g$net_pair_residuals) return(NULL)
-  net
+  fine <- function(size) max(sqrt(4 * R0 * V0 / (sqrt(12) * size)), g$net_coord_floor * core)
+  size <- min(g$net_coord_max, sqrt(g$net_pair_work / (as.numeric(n) * beta)), exp((margin - g$net_coord_tail) / 2))
+  ha <- fine(size)
+  if (size >= 9 && ha <= g$net_pair_spacing * core) {
+    net <- localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf)
+    if (as.numeric(n) * ncol(net$points) <= g$net_pair_residuals) return(c(net, list(sparse = FALSE)))
+  }
+  if (!sparse || !g$net_pair_sparse || margin > g$net_sparse_margin || g$net_levels > 2L) return(NULL)
+  size <- min(g$net_sparse_lines, exp((margin - g$net_coord_tail) / 2))
+  if (size < 9) return(NULL)
+  # the work of a spacing h_a (the clips as localisation() sets them)
+  work <- function(ha) {
+    cw <- max(c_wide, c, sqrt(12) * ha / 2)
+    W <- ceiling(2 * cw / ha) + 2
+    nA <- 2 * floor(R0 / ha) + 1
+    nB <- 2 * floor(V0 / (sqrt(12) * ha)) + 1
+    K <- W * nB
+    c(n * beta * K^2 / g$net_sparse_work, n * K / g$net_sparse_visits, nB * (nA + 2 * W) / g$net_sparse_visits)
+  }
+  ha <- fine(size)
+  while (max(work(ha)) > 1 && ha <= g$net_pair_spacing * core) ha <- ha * 1.02
+  if (ha > g$net_pair_spacing * core) return(NULL)
+  c(localisation_net(1L, ha, sqrt(12) * ha, R0, V0, Inf), list(sparse = TRUE))
 }
 
 # The localising K-norm round at the centre: the moments of the responses'

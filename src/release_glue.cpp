@@ -116,6 +116,7 @@ dpm::RegressionReleaseSpec regression_spec(const Rcpp::List& spec) {
     if (spec.containsElementNamed("net_clip_low")) s.net_clip_low = Rcpp::as<double>(spec["net_clip_low"]);
     if (spec.containsElementNamed("net_clip_levels")) s.net_clip_levels = Rcpp::as<int>(spec["net_clip_levels"]);
     if (spec.containsElementNamed("net_pairs")) s.net_pairs = Rcpp::as<bool>(spec["net_pairs"]);
+    if (spec.containsElementNamed("net_pairs_sparse")) s.net_pairs_sparse = Rcpp::as<bool>(spec["net_pairs_sparse"]);
     s.net_var_a = Rcpp::as<double>(spec["net_var_a"]);
     s.net_var_b = Rcpp::as<double>(spec["net_var_b"]);
   }

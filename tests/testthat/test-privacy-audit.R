@@ -367,6 +367,11 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
     # (the net over pairs of coordinates, alone and before a round)
     list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net, pairs = TRUE,
          what = "the net over pairs of coordinates alone"),
+    # (the same lattice drawn one sparse row at a time: the plan takes that
+    # draw on fine lattices only, SPD(3) at n 200, whose releases take a
+    # second each; section 8 of the proof, "Pairs on a fine lattice")
+    list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net, pairs = TRUE, sparse = TRUE,
+         what = "the net over pairs of coordinates alone, one sparse row at a time"),
     list(M = AI, c0 = diag(2), r = 1, n = 100, eps = 0.5, stages = c("design", "localise", "refine"), loc = "knorm",
          what = "K-norm localisation, no clip stage"),
     list(M = AI, c0 = diag(2), r = 1, n = 20, eps = 1, stages = c("design", "moments")),
@@ -402,6 +407,7 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
       expect_identical(unname(stage_names(m)), cs$stages)
       if (!is.null(cs$loc)) expect_identical(m$stages$localise$mechanism, cs$loc)
       if (!is.null(cs$pairs)) expect_identical(grepl("blocks of up to two", m$stages$localise$detail), cs$pairs)
+      if (isTRUE(cs$sparse)) m$spec$cpp$net_pairs_sparse <- TRUE
       if (!is.null(cs$precise)) {
         q <- vapply(m$spec$cpp$rounds, function(r) r$quantile, 1)
         expect_identical(all(q[-1] == 0.9), cs$precise)

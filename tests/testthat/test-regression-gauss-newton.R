@@ -234,8 +234,14 @@ test_that("the mechanism states its stages before any data, and the release prin
   # 4e7 / (200 x 6) and the margin exp(200 / 12 - 6) are above it):
   # h_a = sqrt(4 R0 V0 / (sqrt(12) N)); the narrow clip stays d^-0.3 tau,
   # wider than either spacing.
+  # (this is the net per coordinate, as without the sparse draw over pairs;
+  # that draw's own lattice is checked below)
+  no_sparse <- dpm$.gauss_newton
+  no_sparse$net_pair_sparse <- FALSE
+  assignInNamespace(".gauss_newton", no_sparse, "dpmanifold")
   m3b <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
                               x_range = c(0, 1))
+  assignInNamespace(".gauss_newton", dpm$.gauss_newton, "dpmanifold")
   l3 <- lattice(m3b)
   ha <- sqrt(4 * m3b$spec$cpp$R0 * m3b$spec$cpp$V0 / (sqrt(12) * 3.3e4))
   expect_equal(l3$h, c(1, sqrt(12)) * ha)
@@ -245,6 +251,23 @@ test_that("the mechanism states its stages before any data, and the release prin
   # (the lattice holds the centre's line, a = b = 0, and is symmetric)
   expect_true(any(colSums(abs(m3b$spec$cpp$net)) == 0))
   expect_equal(sort(m3b$spec$cpp$net[1, ]), sort(-m3b$spec$cpp$net[1, ]))
+  # The default draws over pairs (sensitivity 3), one sparse row at a
+  # time: h_a between net_coord_floor = 2 and net_pair_spacing = 3 core sds
+  # k3 tau sqrt(3 / (n epsilon)), the clip the spacing's floor or the
+  # narrow one, and the work 200 x 3 (W nB)^2 within net_sparse_work (1e9)
+  m3s <- regression_mechanism(spd(3), n = 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1.3,
+                              x_range = c(0, 1))
+  expect_equal(m3s$stages$localise$sensitivity, 3)
+  expect_true(m3s$spec$cpp$net_pairs_sparse)
+  l3s <- lattice(m3s)
+  core <- k3 * 0.05 * sqrt(3 / 200)
+  expect_gte(l3s$h[1], 2 * core)
+  expect_lte(l3s$h[1], 3 * core)
+  expect_equal(l3s$h[2], sqrt(12) * l3s$h[1])
+  expect_equal(m3s$spec$cpp$net_clip, max(k3 * 0.05, sqrt(12) * l3s$h[1] / 2))
+  W <- ceiling(2 * max(m3s$spec$cpp$net_clip, m3s$spec$cpp$net_clip_wide) / l3s$h[1]) + 2
+  nB <- length(unique(m3s$spec$cpp$net[2, ]))
+  expect_lte(200 * 3 * (W * nB)^2, 1e9)
   # SPD(3) on the bench's domain at epsilon 1.5 and 2: the net at the
   # localising share is coarse (the kept net, its clip set by its spacing)
   # while the whole budget reaches the lattice, so the draw with the whole
@@ -742,6 +765,82 @@ test_that("the net over pairs of coordinates draws each pair jointly from its ex
   })
 })
 
+test_that("the sparse draw over pairs on a product lattice has the pairs' exponential-mechanism law", {
+  # (section 8, "Pairs on a fine lattice": j1 from its marginal, then j2
+  # given j1; the law of the dense draw over all N^2 pairs)
+  with(euclidean3_net(13), {
+    spec <- net_draw_spec(m, 0.4)
+    spec$net_pairs <- spec$net_pairs_sparse <- TRUE
+    # a product lattice (a fastest) wider than the records' windows
+    # (W = ceil(2 c_w / h_a) + 2 = 9 of 15 values of a); three records far
+    # off, whose windows fall in the padding
+    A <- seq(-0.21, 0.21, by = 0.03)
+    B <- c(-0.3, 0.2, 0.5)
+    net <- rbind(rep(A, times = 3), rep(B, each = 15))
+    N <- ncol(net)
+    spec$net <- net
+    Y <- D$y
+    Y[1:3, ] <- rbind(c(50, -50, 50), c(-40, 3, 0), c(0.1, 60, -70))
+    t <- D$x - 0.5
+    # (chi-square over the cells of expected count >= 5; the rest pooled)
+    rs_chisq <- function(obs, p) {
+      keep <- p * 3000 >= 5
+      stat <- sum((obs[keep] - 3000 * p[keep])^2 / (3000 * p[keep]))
+      list(p = stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), cells = sum(keep),
+           rare_ok = sum(obs[!keep]) <= stats::qpois(1 - 1e-4, 3000 * sum(p[!keep])))
+    }
+    for (wide in c(0.1, 0)) {
+      spec$net_clip <- 0.05
+      spec$net_clip_wide <- wide
+      res2 <- lapply(1:3, function(k) apply(net, 2, function(ab) (Y[, k] - ab[1] - t * ab[2])^2))
+      law <- function(u, blocks) {
+        w <- exp(spec$net_epsilon * (u - max(u)) / (2 * blocks))
+        w / sum(w)
+      }
+      u12 <- as.vector(outer(1:N, 1:N, Vectorize(function(j1, j2) -net_loss(res2[[1]][, j1] + res2[[2]][, j2], spec))))
+      u3 <- apply(res2[[3]], 2, function(q) -net_loss(q, spec))
+      p12 <- law(u12, 2)
+      p3 <- law(u3, 2)
+      draws <- replicate(3000, unlist(dpm$cpp_release_regression(M, t(Y), t, spec, FALSE)[c("p", "v")]))
+      who <- sapply(1:3, function(k) apply(draws[c(k, 3 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+      expect_equal(max(abs(draws - rbind(matrix(net[1, who], 3, byrow = TRUE), matrix(net[2, who], 3, byrow = TRUE)))), 0,
+                   tolerance = 1e-12)
+      o12 <- tabulate(who[, 1] + N * (who[, 2] - 1), N * N)
+      c12 <- rs_chisq(o12, p12)
+      expect_gte(c12$cells, 3)
+      expect_gt(c12$p, 1e-3)
+      expect_true(c12$rare_ok)
+      c3 <- rs_chisq(tabulate(who[, 3], N), p3)
+      expect_gte(c3$cells, 3)
+      expect_gt(c3$p, 1e-3)
+      # power: the laws at sensitivity 3, and the product of the
+      # coordinates' own laws, are rejected
+      expect_lt(rs_chisq(o12, law(u12, 3))$p, 1e-4)
+      u1 <- apply(res2[[1]], 2, function(q) -net_loss(q, spec))
+      u2 <- apply(res2[[2]], 2, function(q) -net_loss(q, spec))
+      expect_lt(rs_chisq(o12, as.vector(outer(law(u1, 2), law(u2, 2))))$p, 1e-4)
+    }
+    # specs the plans never build are refused before the data are read: a
+    # net that is not a product lattice, three clips, a sparse draw without
+    # pairs, a lattice beyond the work bound
+    bad <- spec
+    bad$net <- net[, c(2, 1, 3:N)]
+    expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "not a product lattice")
+    bad <- spec
+    bad$net_clip_low <- 0.01
+    bad$net_clip_wide <- 0.1
+    bad$net_clip_levels <- 3L
+    expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "one or two clips")
+    bad <- spec
+    bad$net_pairs <- FALSE
+    expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "over pairs")
+    bad <- spec
+    bad$net <- rbind(rep(seq(-1, 1, length.out = 2001), 50), rep(seq(-1, 1, length.out = 50), each = 2001))
+    bad$net_clip <- 0.5
+    expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "work bound")
+  })
+})
+
 test_that("S^5's net is drawn over pairs of coordinates (sensitivity ceil(d / 2)) where their lattice is fine", {
   M <- sphere(5)
   m <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
@@ -766,15 +865,43 @@ test_that("S^5's net is drawn over pairs of coordinates (sensitivity ceil(d / 2)
                              x_range = c(0, 1))
   expect_equal(m0$stages$localise$sensitivity, 5)
   expect_false(isTRUE(m0$spec$cpp$net_pairs))
-  # where the pair lattice would be coarse (SPD(3) at n 200: 3.3e4 lines
-  # per coordinate), the net per coordinate stays
+  # where every pair's score would be too much work (SPD(3) at n 200), the
+  # draw over pairs runs one sparse row at a time on a product lattice, its
+  # work n ceil(d / 2) (W nB)^2 within net_sparse_work; without it the net
+  # per coordinate stays
+  assignInNamespace(".gauss_newton", dpm$.gauss_newton, "dpmanifold")
   P <- spd(3)
   m3 <- regression_mechanism(P, 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1, x_range = c(0, 1))
+  expect_equal(m3$stages$localise$sensitivity, 3)
+  expect_true(m3$spec$cpp$net_pairs_sparse)
+  net3 <- m3$spec$cpp$net
+  ha <- diff(sort(unique(net3[1, ])))[1]
+  nB <- length(unique(net3[2, ]))
+  W <- ceiling(2 * max(m3$spec$cpp$net_clip, m3$spec$cpp$net_clip_wide) / ha) + 2
+  expect_lte(200 * 3 * (W * nB)^2, dpm$.gauss_newton$net_sparse_work)
+  expect_gt(ncol(net3), 1e4)
+  # (a localising draw that rounds follow keeps the net per coordinate:
+  # SPD(3) at n 500)
+  m5 <- regression_mechanism(P, 500, epsilon = 1, tau = 0.05, center = diag(3), radius = 1, x_range = c(0, 1))
+  expect_false(isTRUE(m5$spec$cpp$net_pairs_sparse))
+  no_sparse <- dpm$.gauss_newton
+  no_sparse$net_pair_sparse <- FALSE
+  assignInNamespace(".gauss_newton", no_sparse, "dpmanifold")
+  m3 <- regression_mechanism(P, 200, epsilon = 1, tau = 0.05, center = diag(3), radius = 1, x_range = c(0, 1))
   expect_equal(m3$stages$localise$sensitivity, 6)
-  # nor does a lattice whose n N squared residuals per coordinate would
-  # exceed the C++ core's allocation bound (net_pair_residuals)
+  assignInNamespace(".gauss_newton", dpm$.gauss_newton, "dpmanifold")
+  # nor is every pair scored where the n N squared residuals per coordinate
+  # would exceed the C++ core's allocation bound (net_pair_residuals): the
+  # draw over pairs is then the sparse one, or without it the net per
+  # coordinate
   small <- dpm$.gauss_newton
   small$net_pair_residuals <- 200 * N - 1
+  assignInNamespace(".gauss_newton", small, "dpmanifold")
+  m1 <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
+                             x_range = c(0, 1))
+  expect_equal(m1$stages$localise$sensitivity, 3)
+  expect_true(m1$spec$cpp$net_pairs_sparse)
+  small$net_pair_sparse <- FALSE
   assignInNamespace(".gauss_newton", small, "dpmanifold")
   m1 <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,
                              x_range = c(0, 1))

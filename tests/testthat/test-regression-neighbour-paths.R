@@ -33,6 +33,8 @@ np_manifolds <- function() {
     # hyperbolic() accepts)
     hyperbolic = list(M = hyperbolic(2), center = c(1, 0, 0), v = c(0, 0.5, 0.2), radius = 0.6,
                       far = mfd_exp(hyperbolic(2), c(1, 0, 0), c(0, -28, 0))),
+    spd3 = list(M = spd(3), center = diag(3), v = matrix(c(0.4, 0.1, 0, 0.1, -0.2, 0.1, 0, 0.1, 0.3), 3), radius = 1.3,
+                far = diag(c(1e150, 1, 1e-150))),
     euclidean = list(M = euclidean(2), center = c(1, -1), v = c(1, 0.5), radius = 2, far = c(-1e150, 1e150)))
 }
 
@@ -60,6 +62,9 @@ np_rows <- function() {
     # the net over pairs of coordinates alone (dimension 5: blocks (1, 2),
     # (3, 4), (5); sensitivity 3)
     r("net over pairs alone", "sphere5", 200, 1, 0.15, "localise", pairs, "-", -50),
+    # the same on a lattice too fine for every pair's score (SPD(3): six
+    # coordinates in three blocks, one sparse row at a time)
+    r("net over pairs alone, sparse", "spd3", 200, 1, 0.05, "localise", "exponential_net (sparse pairs)", "-", 50),
     # the tangent fallback: n epsilon < 50, one round at the centre
     r("tangent fallback", "sphere", 20, 0.2, NULL, fallback, "-", "-", -50),
     r("tangent fallback", "spd_le", 20, 0.2, NULL, fallback, "-", "-", 1),
@@ -101,7 +106,10 @@ release_path <- function(rel) {
   clips <- Filter(function(s) grepl("^clip[0-9]*$", s$name), st)
   q <- unique(vapply(clips, function(s) sub("-quantile.*$", "", s$detail), ""))
   # (a net over pairs of coordinates says so in its detail)
-  mech <- if (length(loc)) paste0(loc[[1]]$mechanism, if (grepl("blocks of up to two", loc[[1]]$detail)) " (pairs)") else "-"
+  mech <- if (length(loc)) {
+    paste0(loc[[1]]$mechanism, if (grepl("one sparse row", loc[[1]]$detail)) " (sparse pairs)" else
+      if (grepl("blocks of up to two", loc[[1]]$detail)) " (pairs)")
+  } else "-"
   list(path = nms, loc = mech, q = if (length(q)) q else "-")
 }
 

@@ -14,7 +14,8 @@
 //   - blocks of two coordinates (2 rows, `pairs`): coordinates (2k, 2k + 1)
 //     drawn jointly over every pair of lines of the lattice (N^2
 //     candidates), the last coordinate alone when d is odd; sensitivity
-//     ceil(d / 2), section 8.
+//     ceil(d / 2), section 8. On a lattice too fine for N^2 scores the same
+//     law is drawn one sparse row at a time (regression_net_sparse.hpp).
 #ifndef DPMANIFOLD_REGRESSION_NET_HPP
 #define DPMANIFOLD_REGRESSION_NET_HPP
 
@@ -27,6 +28,7 @@
 #include "interrupt.hpp"
 #include "manifold.hpp"
 #include "rng.hpp"
+#include "regression_net_sparse.hpp"
 #include "samplers.hpp"
 
 namespace dpmanifold {
@@ -122,7 +124,8 @@ inline void pair_scores(const Mat& R1, const Mat& R2, const ClippedLoss& loss, d
 // clips, at epsilon (the whole stage's share). Exact: each block is one
 // categorical draw from R's generator, one uniform per block.
 inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, const std::vector<double>& clips,
-                               double epsilon, bool pairs, Rng& rng) {
+                               double epsilon, bool pairs, bool sparse, Rng& rng) {
+  if (pairs && sparse && net.rows() == 2 && Z.rows() >= 2) return draw_localising_pairs_sparse(Z, tc, net, clips, epsilon, rng);
   const int d = static_cast<int>(Z.rows());
   const Eigen::Index n = Z.cols(), N = net.cols();
   const double nd = static_cast<double>(n);

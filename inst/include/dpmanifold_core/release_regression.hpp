@@ -83,6 +83,7 @@ struct RegressionReleaseSpec {
   double net_clip_low = 0.0;               // > 0: the lowest of a ladder of net_clip_levels clips
   int net_clip_levels = 2;
   bool net_pairs = false;                  // a net per coordinate drawn over pairs of coordinates
+  bool net_pairs_sparse = false;           // ... on a product lattice, one sparse row at a time
 };
 
 struct RegressionRelease {
@@ -135,6 +136,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
     throw std::invalid_argument("regression spec: a net of the wrong size");
   if (s.net_pairs && s.net.cols() > 0 && s.net.rows() != 2)
     throw std::invalid_argument("regression spec: pairs of coordinates need a net per coordinate");
+  if (s.net_pairs_sparse && !s.net_pairs) throw std::invalid_argument("regression spec: a sparse draw is one over pairs");
   if (!s.design && !s.rounds.empty()) throw std::invalid_argument("regression spec: rounds but no design stage");
   if (s.net_clip_levels < 2 || s.net_clip_levels > 64 || !(s.net_clip_low >= 0.0))
     throw std::invalid_argument("regression spec: a ladder of clips out of range");
@@ -233,7 +235,7 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       clips.clear();
       for (int j = 0; j < J; ++j) clips.push_back(lo * std::pow(hi / lo, static_cast<double>(j) / (J - 1)));
     }
-    const Vec x = draw_localising_net(Z, tc, s.net, clips, s.net_epsilon, s.net_pairs, rng);
+    const Vec x = draw_localising_net(Z, tc, s.net, clips, s.net_epsilon, s.net_pairs, s.net_pairs_sparse, rng);
     Vec a_start = x.head(d), b_start = x.tail(d);
     // (a net per coordinate covers a box: the draw moves onto the public
     // domain's balls, as every round's step does)

@@ -1,0 +1,321 @@
+// The localising net's blocks of two coordinates on a fine product
+// lattice, drawn without the block's N^2 scores
+// (inst/proofs/regression-gauss-newton.md, section 8, "Pairs on a fine
+// lattice").
+//
+// A record's term in a pair's score is loss(r1^2 + r2^2), which is 1 (the
+// plateau) unless both squared residuals are below the widest clip cw^2.
+// So score(j1, j2) = n + sum over the records near line j1 in the first
+// coordinate and near line j2 in the second of (loss - 1), and the draw
+// takes j1 from its marginal (the log of sum over j2 of exp(scale score),
+// one sparse row at a time) and then j2 given j1: the joint law of the
+// dense draw, from two uniforms.
+//
+// On a product lattice (a_j = a0 + j h_a, j < nA, fastest; nB values of b)
+// the lines near a record in each b row are a run of a; every record
+// visits a window of exactly W = ceil(2 cw / h_a) + 2 cells per row, the
+// cells off the lattice landing in padding. The work is therefore
+// n (W nB)^2 loss terms and as many exponentials per block, fixed by n and
+// the public lattice (the padding rows are worked and discarded), never by
+// where the records lie. Rows are independent sums, so a row's bits do not
+// depend on the number of threads.
+#ifndef DPMANIFOLD_REGRESSION_NET_SPARSE_HPP
+#define DPMANIFOLD_REGRESSION_NET_SPARSE_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "batch.hpp"
+#include "interrupt.hpp"
+#include "manifold.hpp"
+#include "rng.hpp"
+#include "samplers.hpp"
+
+// The inner loops over a window's cells are independent (the sums' order
+// is fixed by the build, never by the threads): vectorised where OpenMP is
+// (the reduction names its variable, `sum`).
+#ifdef _OPENMP
+#define DPMANIFOLD_SIMD _Pragma("omp simd")
+#define DPMANIFOLD_SIMD_SUM _Pragma("omp simd reduction(+ : sum)")
+#else
+#define DPMANIFOLD_SIMD
+#define DPMANIFOLD_SIMD_SUM
+#endif
+
+namespace dpmanifold {
+
+// Bounds on a sparse pair spec (refused beyond them; the R layer's rule,
+// pair_lattice(), stays within): loss terms per block n (W nB)^2, and the
+// tables of n W nB visits (an index and three values each) and of the
+// padded lattice.
+constexpr double kNetSparseWorkMax = 2e10;
+constexpr double kNetSparseVisitsMax = 1e7;
+// A row's weights are products of factors in [1, exp(|scale|)], below
+// exp(|scale| n): kept finite by |scale| n, the plateau's margin, at most
+// this (nats).
+constexpr double kNetSparseMarginMax = 600.0;
+
+namespace detail {
+
+// The clipped loss of a squared residual, minus 1 (in [-1, 0]): the mean
+// over the clips of min(q, c^2) / c^2, fused for the default's two clips.
+struct LossMinusOne {
+  std::vector<double> c2, inv_c2;
+  double inv_levels;
+  explicit LossMinusOne(const std::vector<double>& clips) : inv_levels(1.0 / static_cast<double>(clips.size())) {
+    for (const double c : clips) {
+      c2.push_back(c * c);
+      inv_c2.push_back(1.0 / (c * c));
+    }
+  }
+  double operator()(double q) const {
+    if (c2.size() == 2) return (std::min(q, c2[0]) * inv_c2[0] + std::min(q, c2[1]) * inv_c2[1]) * inv_levels - 1.0;
+    double t = 0.0;
+    for (std::size_t l = 0; l < c2.size(); ++l) t += std::min(q, c2[l]) * inv_c2[l];
+    return t * inv_levels - 1.0;
+  }
+};
+
+// A product lattice read from the net's columns (refused if it is not one),
+// with its padded layout: row r of b occupies cells [r S, (r + 1) S),
+// S = nA + 2 W, lattice cell a at r S + W + a.
+struct PaddedLattice {
+  Eigen::Index nA = 0, nB = 0, W = 0, S = 0, P = 0, N = 0;
+  double a0 = 0.0, ha = 1.0, cw = 0.0;
+  std::vector<double> b, valid;  // valid: 1 on lattice cells, 0 on padding
+
+  PaddedLattice(const Mat& net, double cw_) : cw(cw_) {
+    N = net.cols();
+    while (nA < N && net(1, nA) == net(1, 0)) ++nA;
+    if (nA < 2 || N % nA != 0) throw std::invalid_argument("regression spec: a sparse pair net that is not a product lattice");
+    nB = N / nA;
+    a0 = net(0, 0);
+    ha = (net(0, nA - 1) - a0) / static_cast<double>(nA - 1);
+    const double tol = 1e-9 * (1.0 + std::abs(a0) + ha * static_cast<double>(nA));
+    for (Eigen::Index j = 0; j < N; ++j) {
+      if (!(std::abs(net(0, j) - (a0 + static_cast<double>(j % nA) * ha)) <= tol) || net(1, j) != net(1, (j / nA) * nA))
+        throw std::invalid_argument("regression spec: a sparse pair net that is not a product lattice");
+    }
+    if (!(ha > 0.0) || !(cw > 0.0) || !(2.0 * cw / ha < 1e6))
+      throw std::invalid_argument("regression spec: a sparse pair net that is not a product lattice");
+    W = static_cast<Eigen::Index>(std::ceil(2.0 * cw / ha)) + 2;
+    S = nA + 2 * W;
+    P = nB * S;
+    for (Eigen::Index r = 0; r < nB; ++r) b.push_back(net(1, r * nA));
+    valid.assign(static_cast<std::size_t>(P), 0.0);
+    for (Eigen::Index r = 0; r < nB; ++r)
+      for (Eigen::Index a = 0; a < nA; ++a) valid[static_cast<std::size_t>(r * S + W + a)] = 1.0;
+  }
+  Eigen::Index cell(Eigen::Index j) const { return (j / nA) * S + W + j % nA; }
+  double visits_per_record() const { return static_cast<double>(W) * static_cast<double>(nB); }
+};
+
+// Each record's window in each b row for one coordinate: the padded cell
+// of its first a (off) and z - t b_r - a0 - lo h_a (so the residual at the
+// window's w-th cell is c - w h_a).
+struct Windows {
+  std::vector<Eigen::Index> off;  // n nB
+  std::vector<double> c;
+  Windows(const Mat& Z, int k, const Vec& tc, const PaddedLattice& L) {
+    const Eigen::Index n = Z.cols();
+    off.resize(static_cast<std::size_t>(n * L.nB));
+    c.resize(off.size());
+    const double lo_min = -static_cast<double>(L.W), lo_max = static_cast<double>(L.nA);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index r = 0; r < L.nB; ++r) {
+        const double centre = Z(k, i) - tc[i] * L.b[static_cast<std::size_t>(r)] - L.a0;
+        const double lo = std::min(lo_max, std::max(lo_min, std::floor((centre - L.cw) / L.ha)));
+        const std::size_t q = static_cast<std::size_t>(i * L.nB + r);
+        off[q] = r * L.S + L.W + static_cast<Eigen::Index>(lo);
+        c[q] = centre - lo * L.ha;
+      }
+  }
+};
+
+// The loss minus one is piecewise linear in the squared residual q: on
+// [c_{k-1}^2, c_k^2) (clips ascending) the k lowest levels are clipped and
+// loss - 1 = alpha_k q + k / L - 1, alpha_k = sum over l >= k of 1 / (L c_l^2).
+struct LossPieces {
+  std::vector<double> c2, alpha, shift;  // shift_k = k / L - 1
+  explicit LossPieces(std::vector<double> clips) {
+    std::sort(clips.begin(), clips.end());
+    const double L = static_cast<double>(clips.size());
+    for (const double c : clips) c2.push_back(c * c);
+    for (std::size_t k = 0; k < c2.size(); ++k) {
+      double a = 0.0;
+      for (std::size_t l = k; l < c2.size(); ++l) a += 1.0 / (L * c2[l]);
+      alpha.push_back(a);
+      shift.push_back(static_cast<double>(k) / L - 1.0);
+    }
+  }
+};
+
+// One block of two coordinates (k1, k2): the pair of lattice indices.
+// A record's weight at (j1, j2) is F = exp(scale (loss - 1)) >= 1, and on a
+// piece F = exp(scale (alpha_k u + shift_k)) exp(scale alpha_k r2^2) for
+// u = r1^2: the second factor depends on the record and the cell of the
+// second coordinate only, computed once per block; the first once per row
+// and record. A row's weights are the products over its records; its sum
+// over the lattice is N plus the sum over the visited cells of (weight - 1),
+// each cell counted once (the collecting pass resets it to 1). Every
+// weight is below exp(|scale| n), which the caller keeps finite.
+inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int k1, int k2, const Vec& tc,
+                                                              const PaddedLattice& L, const LossPieces& loss,
+                                                              double scale, Rng& rng) {
+  const Eigen::Index n = Z.cols(), W = L.W, nB = L.nB, P = L.P;
+  const Windows w1(Z, k1, tc, L), w2(Z, k2, tc, L);
+  // the records listed at each padded cell of the first coordinate (every
+  // record at exactly W nB cells), in record order
+  std::vector<Eigen::Index> start(static_cast<std::size_t>(P + 1), 0);
+  for (const Eigen::Index o : w1.off)
+    for (Eigen::Index w = 0; w < W; ++w) ++start[static_cast<std::size_t>(o + w + 1)];
+  for (Eigen::Index p = 0; p < P; ++p) start[static_cast<std::size_t>(p + 1)] += start[static_cast<std::size_t>(p)];
+  std::vector<Eigen::Index> list(static_cast<std::size_t>(start.back())), fill(start.begin(), start.end() - 1);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index r = 0; r < nB; ++r) {
+      const Eigen::Index o = w1.off[static_cast<std::size_t>(i * nB + r)];
+      for (Eigen::Index w = 0; w < W; ++w) list[static_cast<std::size_t>(fill[static_cast<std::size_t>(o + w)]++)] = i;
+    }
+  // per visit of the second coordinate: r2^2 and the pieces' factors
+  const std::size_t V = static_cast<std::size_t>(n * nB * W), K = loss.c2.size();
+  const bool two = K == 2;
+  std::vector<double> r2sq(V), f0(V), f1(two ? V : 0);
+  for (std::size_t q = 0; q < w2.c.size(); ++q)
+    for (Eigen::Index w = 0; w < W; ++w) {
+      const double r2 = w2.c[q] - static_cast<double>(w) * L.ha;
+      const std::size_t v = q * static_cast<std::size_t>(W) + static_cast<std::size_t>(w);
+      r2sq[v] = r2 * r2;
+      f0[v] = std::exp(scale * loss.alpha[0] * r2sq[v]);
+      if (two) f1[v] = std::exp(scale * loss.alpha[1] * r2sq[v]);
+    }
+  const double c0 = loss.c2[0], c1 = loss.c2.back();
+  auto weights = [&](Eigen::Index p1, double* prod) {
+    const double a1 = L.a0 + static_cast<double>(p1 % L.S - W) * L.ha, b1 = L.b[static_cast<std::size_t>(p1 / L.S)];
+    for (Eigen::Index e = start[static_cast<std::size_t>(p1)]; e < start[static_cast<std::size_t>(p1 + 1)]; ++e) {
+      const Eigen::Index i = list[static_cast<std::size_t>(e)];
+      const double r1 = Z(k1, i) - a1 - tc[i] * b1, u = r1 * r1;
+      const double e0 = std::exp(scale * (loss.alpha[0] * u + loss.shift[0]));
+      const double e1 = two ? std::exp(scale * (loss.alpha[1] * u + loss.shift[1])) : 1.0;
+      for (Eigen::Index r = 0; r < nB; ++r) {
+        const std::size_t q = static_cast<std::size_t>(i * nB + r), v0 = q * static_cast<std::size_t>(W);
+        double* x = prod + w2.off[q];
+        const double* rs = r2sq.data() + v0;
+        const double* g0 = f0.data() + v0;
+        if (two) {
+          const double* g1 = f1.data() + v0;
+          DPMANIFOLD_SIMD
+          for (Eigen::Index w = 0; w < W; ++w) {
+            const double qq = u + rs[w];
+            x[w] *= qq < c0 ? e0 * g0[w] : (qq < c1 ? e1 * g1[w] : 1.0);
+          }
+        } else {
+          DPMANIFOLD_SIMD
+          for (Eigen::Index w = 0; w < W; ++w) x[w] *= u + rs[w] < c0 ? e0 * g0[w] : 1.0;
+        }
+      }
+    }
+  };
+  const double* valid = L.valid.data();
+  std::vector<double> logw(static_cast<std::size_t>(P));
+  const double Kr = L.visits_per_record(), cost = std::max(1.0, static_cast<double>(n) * Kr * Kr / static_cast<double>(P));
+  const Eigen::Index chunk = std::max(chunk_size(cost), (P + 255) / 256);
+  const double N = static_cast<double>(L.N);
+  for_chunks(P, chunk, cost, [&](Eigen::Index, Eigen::Index b, Eigen::Index e) {
+    std::vector<double> prod(static_cast<std::size_t>(P), 1.0);
+    double* x = prod.data();
+    for (Eigen::Index p = b; p < e; ++p) {
+      weights(p, x);
+      double sum = 0.0;
+      for (Eigen::Index k = start[static_cast<std::size_t>(p)]; k < start[static_cast<std::size_t>(p + 1)]; ++k) {
+        const Eigen::Index i = list[static_cast<std::size_t>(k)];
+        for (Eigen::Index r = 0; r < nB; ++r) {
+          const Eigen::Index o = w2.off[static_cast<std::size_t>(i * nB + r)];
+          double* xo = x + o;
+          const double* vo = valid + o;
+          DPMANIFOLD_SIMD_SUM
+          for (Eigen::Index w = 0; w < W; ++w) {
+            sum += vo[w] * (xo[w] - 1.0);
+            xo[w] = 1.0;
+          }
+        }
+      }
+      logw[static_cast<std::size_t>(p)] = std::log(N + sum);
+    }
+  });
+  std::vector<double> lw(static_cast<std::size_t>(L.N));
+  for (Eigen::Index j = 0; j < L.N; ++j) lw[static_cast<std::size_t>(j)] = logw[static_cast<std::size_t>(L.cell(j))];
+  const Eigen::Index j1 = draw_index(lw, rng);
+  std::vector<double> prod(static_cast<std::size_t>(P), 1.0);
+  weights(L.cell(j1), prod.data());
+  for (Eigen::Index j = 0; j < L.N; ++j) lw[static_cast<std::size_t>(j)] = std::log(prod[static_cast<std::size_t>(L.cell(j))]);
+  const Eigen::Index j2 = draw_index(lw, rng);
+  return {j1, j2};
+}
+
+// The last coordinate of an odd dimension alone, on the same lattice: each
+// line's score from the records whose window holds it (work n W nB + N).
+inline Eigen::Index sparse_single_draw(const Mat& Z, int k, const Vec& tc, const PaddedLattice& L,
+                                       const LossMinusOne& loss, double scale, Rng& rng) {
+  const Eigen::Index n = Z.cols(), W = L.W, nB = L.nB;
+  const Windows w1(Z, k, tc, L);
+  std::vector<double> acc(static_cast<std::size_t>(L.P), 0.0);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    poll_interrupt(static_cast<double>(W * nB));
+    for (Eigen::Index r = 0; r < nB; ++r) {
+      const std::size_t q = static_cast<std::size_t>(i * nB + r);
+      double* x = acc.data() + w1.off[q];
+      for (Eigen::Index w = 0; w < W; ++w) {
+        const double r1 = w1.c[q] - static_cast<double>(w) * L.ha;
+        x[w] += scale * loss(r1 * r1);
+      }
+    }
+  }
+  std::vector<double> lw(static_cast<std::size_t>(L.N));
+  for (Eigen::Index j = 0; j < L.N; ++j) lw[static_cast<std::size_t>(j)] = acc[static_cast<std::size_t>(L.cell(j))];
+  return draw_index(lw, rng);
+}
+
+}  // namespace detail
+
+// Every block of the draw over pairs of coordinates on a product lattice
+// (the last coordinate alone when d is odd): (a, b) stacked, 2d values.
+inline Vec draw_localising_pairs_sparse(const Mat& Z, const Vec& tc, const Mat& net, const std::vector<double>& clips,
+                                        double epsilon, Rng& rng) {
+  const int d = static_cast<int>(Z.rows());
+  const Eigen::Index n = Z.cols();
+  const double cw = *std::max_element(clips.begin(), clips.end());
+  const detail::PaddedLattice L(net, cw);
+  const double K = L.visits_per_record();
+  const int nb = (d + 1) / 2;
+  const double scale = -epsilon / (2.0 * nb);
+  if (static_cast<double>(n) * K * K > kNetSparseWorkMax || static_cast<double>(n) * K > kNetSparseVisitsMax ||
+      static_cast<double>(L.P) > kNetSparseVisitsMax || -scale * static_cast<double>(n) > kNetSparseMarginMax)
+    throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
+  if (clips.size() > 2) throw std::invalid_argument("regression spec: a sparse pair net takes one or two clips");
+  const detail::LossPieces pieces(clips);
+  const detail::LossMinusOne loss(clips);
+  Vec a(d), b(d);
+  for (int blk = 0; blk < nb; ++blk) {
+    const int k1 = 2 * blk, k2 = k1 + 1;
+    if (k2 < d) {
+      const auto jj = detail::sparse_pair_draw(Z, k1, k2, tc, L, pieces, scale, rng);
+      a(k1) = net(0, jj.first);
+      b(k1) = net(1, jj.first);
+      a(k2) = net(0, jj.second);
+      b(k2) = net(1, jj.second);
+    } else {
+      const Eigen::Index j = detail::sparse_single_draw(Z, k1, tc, L, loss, scale, rng);
+      a(k1) = net(0, j);
+      b(k1) = net(1, j);
+    }
+  }
+  Vec x(2 * d);
+  x << a, b;
+  return x;
+}
+
+}  // namespace dpmanifold
+
+#endif
