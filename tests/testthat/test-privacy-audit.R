@@ -352,10 +352,11 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
   # localising stage's mechanism); the statistic reads the release's point
   # at both ends of x_range (audit_regression()). N = 2000 releases per data
   # set: the bound resolves losses of about audit_slack(2000) = 0.77 nats.
-  # About 3.5 minutes alone; measured loss / epsilon, in the order of the
-  # cases (cases 1 and 5 draw over pairs of coordinates; run of 2d918a0):
-  # -0.017, -0.073, -0.033, 0.135, -0.013, 0.005, -0.016, -0.058, 0.031,
-  # -0.030, -0.016, 0.039, -0.064, -0.032, -0.037.
+  # About 4 minutes alone; measured loss / epsilon, in the order of the
+  # cases (cases 1, 2 and 6 draw over pairs of coordinates, case 2 one
+  # sparse row at a time; run of b8938d9 beside a bench):
+  # -0.017, -0.018, -0.034, -0.020, 0.125, -0.017, -0.003, -0.023, -0.045,
+  # 0.029, -0.069, 0.013, 0.020, -0.038, -0.033, -0.048.
   N <- 2000
   z3 <- as_preshape(matrix(c(0, 1, 0.5, 0, 0, 1), 3))
   AI <- spd(2)
