@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -122,10 +123,10 @@ inline void pair_scores(const Mat& R1, const Mat& R2, const ClippedLoss& loss, d
 // The draw: (a, b) stacked (2d values), from Z (d x n: the records' normal
 // coordinates at the centre), the clamped covariates tc, the net and its
 // clips, at epsilon (the whole stage's share). Exact: each block is one
-// categorical draw from R's generator, one uniform per block.
+// categorical draw from R's generator, one uniform per block (two for a
+// block of two coordinates drawn one sparse row at a time).
 inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, const std::vector<double>& clips,
                                double epsilon, bool pairs, bool sparse, Rng& rng) {
-  if (pairs && sparse && net.rows() == 2 && Z.rows() >= 2) return draw_localising_pairs_sparse(Z, tc, net, clips, epsilon, rng);
   const int d = static_cast<int>(Z.rows());
   const Eigen::Index n = Z.cols(), N = net.cols();
   const double nd = static_cast<double>(n);
@@ -160,36 +161,53 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
       b_start.segment(k0, B) = net.col(jd).tail(B);
     }
   } else {
-    // blocks of two coordinates (the last alone when d is odd)
-    if (static_cast<double>(N) * static_cast<double>(N) > kNetPairCandidatesMax ||
-        nd * static_cast<double>(N) > kNetResidualsMax)
-      throw std::invalid_argument("regression spec: a net over pairs of coordinates beyond the work bound");
+    // blocks of two coordinates (the last alone when d is odd), every pair
+    // scored or one sparse row at a time
     const int nb = (d + 1) / 2;
     const double scale = -epsilon / (2.0 * nb);
+    std::unique_ptr<const SparsePairDraw> sp;
+    if (sparse) {
+      sp.reset(new SparsePairDraw(net, clips, n, scale));
+    } else if (static_cast<double>(N) * static_cast<double>(N) > kNetPairCandidatesMax ||
+               nd * static_cast<double>(N) > kNetResidualsMax) {
+      throw std::invalid_argument("regression spec: a net over pairs of coordinates beyond the work bound");
+    }
     std::vector<double> score;
     for (int blk = 0; blk < nb; ++blk) {
       const int k1 = 2 * blk, k2 = k1 + 1;
-      const Mat R1 = detail::coordinate_residual_squares(Z, k1, tc, net);
-      if (k2 < d) {
-        const Mat R2 = detail::coordinate_residual_squares(Z, k2, tc, net);
-        detail::pair_scores(R1, R2, loss, scale, score);
-        const Eigen::Index jd = draw_index(score, rng);
-        const Eigen::Index j1 = jd % N, j2 = jd / N;
-        a_start(k1) = net(0, j1);
-        b_start(k1) = net(1, j1);
+      Eigen::Index j1 = 0, j2 = -1;
+      if (sp) {
+        if (k2 < d) {
+          const auto jj = sp->pair(Z, k1, k2, tc, rng);
+          j1 = jj.first;
+          j2 = jj.second;
+        } else {
+          j1 = sp->single(Z, k1, tc, rng);
+        }
+      } else {
+        const Mat R1 = detail::coordinate_residual_squares(Z, k1, tc, net);
+        if (k2 < d) {
+          const Mat R2 = detail::coordinate_residual_squares(Z, k2, tc, net);
+          detail::pair_scores(R1, R2, loss, scale, score);
+          const Eigen::Index jd = draw_index(score, rng);
+          j1 = jd % N;
+          j2 = jd / N;
+        } else {
+          score.assign(static_cast<std::size_t>(N), 0.0);
+          for (Eigen::Index j = 0; j < N; ++j) {
+            poll_interrupt(nd);
+            double e = 0.0;
+            for (Eigen::Index i = 0; i < n; ++i) e += loss(R1(i, j));
+            score[static_cast<std::size_t>(j)] = scale * e;
+          }
+          j1 = draw_index(score, rng);
+        }
+      }
+      a_start(k1) = net(0, j1);
+      b_start(k1) = net(1, j1);
+      if (j2 >= 0) {
         a_start(k2) = net(0, j2);
         b_start(k2) = net(1, j2);
-      } else {
-        score.assign(static_cast<std::size_t>(N), 0.0);
-        for (Eigen::Index j = 0; j < N; ++j) {
-          poll_interrupt(nd);
-          double e = 0.0;
-          for (Eigen::Index i = 0; i < n; ++i) e += loss(R1(i, j));
-          score[static_cast<std::size_t>(j)] = scale * e;
-        }
-        const Eigen::Index jd = draw_index(score, rng);
-        a_start(k1) = net(0, jd);
-        b_start(k1) = net(1, jd);
       }
     }
   }

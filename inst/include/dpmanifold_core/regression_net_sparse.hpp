@@ -279,42 +279,32 @@ inline Eigen::Index sparse_single_draw(const Mat& Z, int k, const Vec& tc, const
 
 }  // namespace detail
 
-// Every block of the draw over pairs of coordinates on a product lattice
-// (the last coordinate alone when d is odd): (a, b) stacked, 2d values.
-inline Vec draw_localising_pairs_sparse(const Mat& Z, const Vec& tc, const Mat& net, const std::vector<double>& clips,
-                                        double epsilon, Rng& rng) {
-  const int d = static_cast<int>(Z.rows());
-  const Eigen::Index n = Z.cols();
-  const double cw = *std::max_element(clips.begin(), clips.end());
-  const detail::PaddedLattice L(net, cw);
-  const double K = L.visits_per_record();
-  const int nb = (d + 1) / 2;
-  const double scale = -epsilon / (2.0 * nb);
-  if (static_cast<double>(n) * K * K > kNetSparseWorkMax || static_cast<double>(n) * K > kNetSparseVisitsMax ||
-      static_cast<double>(L.P) > kNetSparseVisitsMax || -scale * static_cast<double>(n) > kNetSparseMarginMax)
-    throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
-  if (clips.size() > 2) throw std::invalid_argument("regression spec: a sparse pair net takes one or two clips");
-  const detail::LossPieces pieces(clips);
-  const detail::LossMinusOne loss(clips);
-  Vec a(d), b(d);
-  for (int blk = 0; blk < nb; ++blk) {
-    const int k1 = 2 * blk, k2 = k1 + 1;
-    if (k2 < d) {
-      const auto jj = detail::sparse_pair_draw(Z, k1, k2, tc, L, pieces, scale, rng);
-      a(k1) = net(0, jj.first);
-      b(k1) = net(1, jj.first);
-      a(k2) = net(0, jj.second);
-      b(k2) = net(1, jj.second);
-    } else {
-      const Eigen::Index j = detail::sparse_single_draw(Z, k1, tc, L, loss, scale, rng);
-      a(k1) = net(0, j);
-      b(k1) = net(1, j);
-    }
+// The sparse draw's state for every block of one release: the padded
+// lattice, the loss's pieces, the blocks' scale (refused, before any data
+// are read, beyond the bounds above or with more than two clips).
+class SparsePairDraw {
+ public:
+  SparsePairDraw(const Mat& net, const std::vector<double>& clips, Eigen::Index n, double scale)
+      : L_(net, *std::max_element(clips.begin(), clips.end())), pieces_(clips), loss_(clips), scale_(scale) {
+    const double K = L_.visits_per_record(), nd = static_cast<double>(n);
+    if (nd * K * K > kNetSparseWorkMax || nd * K > kNetSparseVisitsMax || static_cast<double>(L_.P) > kNetSparseVisitsMax ||
+        -scale * nd > kNetSparseMarginMax)
+      throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
+    if (clips.size() > 2) throw std::invalid_argument("regression spec: a sparse pair net takes one or two clips");
   }
-  Vec x(2 * d);
-  x << a, b;
-  return x;
-}
+  std::pair<Eigen::Index, Eigen::Index> pair(const Mat& Z, int k1, int k2, const Vec& tc, Rng& rng) const {
+    return detail::sparse_pair_draw(Z, k1, k2, tc, L_, pieces_, scale_, rng);
+  }
+  Eigen::Index single(const Mat& Z, int k, const Vec& tc, Rng& rng) const {
+    return detail::sparse_single_draw(Z, k, tc, L_, loss_, scale_, rng);
+  }
+
+ private:
+  detail::PaddedLattice L_;
+  detail::LossPieces pieces_;
+  detail::LossMinusOne loss_;
+  double scale_;
+};
 
 }  // namespace dpmanifold
 
