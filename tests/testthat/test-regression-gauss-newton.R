@@ -838,6 +838,10 @@ test_that("the sparse draw over pairs on a product lattice has the pairs' expone
     bad$net <- rbind(rep(seq(-1, 1, length.out = 2001), 50), rep(seq(-1, 1, length.out = 50), each = 2001))
     bad$net_clip <- 0.5
     expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "work bound")
+    # (and one whose padded lattice alone, 50 rows of 4e5 cells, is beyond
+    # it: refused before that lattice is allocated)
+    bad$net_clip <- 100
+    expect_error(dpm$cpp_release_regression(M, t(Y), t, bad, FALSE), "work bound")
   })
 })
 

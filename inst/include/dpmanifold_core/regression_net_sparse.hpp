@@ -102,6 +102,9 @@ struct PaddedLattice {
       throw std::invalid_argument("regression spec: a sparse pair net that is not a product lattice");
     W = static_cast<Eigen::Index>(std::ceil(2.0 * cw / ha)) + 2;
     S = nA + 2 * W;
+    // (the padded lattice's size checked before it is allocated)
+    if (static_cast<double>(nB) * static_cast<double>(S) > kNetSparseVisitsMax)
+      throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
     P = nB * S;
     for (Eigen::Index r = 0; r < nB; ++r) b.push_back(net(1, r * nA));
     valid.assign(static_cast<std::size_t>(P), 0.0);
