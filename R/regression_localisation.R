@@ -161,7 +161,7 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
 # (the C++ core's allocation bound); otherwise sparse (`sparse = TRUE`:
 # each record visits W nB cells per coordinate, W = ceil(2 cw / h_a) + 2
 # for the widest clip cw, nB values of b; work n beta (W nB)^2 within
-# net_sparse_work, section 8 "Pairs on a fine lattice"; its weights are
+# net_sparse_work, proof section 3b "Pairs on a fine lattice"; its weights are
 # products below exp(margin), so margin at most net_sparse_margin, and its
 # loss has at most two clips), which SPD(3) at n 200, epsilon 1 takes.
 # `sparse`: offered where the draw is the release (localisation()'s

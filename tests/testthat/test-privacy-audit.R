@@ -370,7 +370,7 @@ test_that("extended: empirical audit of the regression paths on SPD, Kendall sha
          what = "the net over pairs of coordinates alone"),
     # (the same lattice drawn one sparse row at a time: the plan takes that
     # draw on fine lattices only, SPD(3) at n 200, whose releases take a
-    # second each; section 8 of the proof, "Pairs on a fine lattice")
+    # second each; section 3b of the proof, "Pairs on a fine lattice")
     list(M = AI, c0 = diag(2), r = 1, n = 60, eps = 2, stages = "localise", loc = net, pairs = TRUE, sparse = TRUE,
          what = "the net over pairs of coordinates alone, one sparse row at a time"),
     list(M = AI, c0 = diag(2), r = 1, n = 100, eps = 0.5, stages = c("design", "localise", "refine"), loc = "knorm",

@@ -766,7 +766,7 @@ test_that("the net over pairs of coordinates draws each pair jointly from its ex
 })
 
 test_that("the sparse draw over pairs on a product lattice has the pairs' exponential-mechanism law", {
-  # (section 8, "Pairs on a fine lattice": j1 from its marginal, then j2
+  # (proof section 3b, "Pairs on a fine lattice": j1 from its marginal, then j2
   # given j1; the law of the dense draw over all N^2 pairs)
   with(euclidean3_net(13), {
     spec <- net_draw_spec(m, 0.4)

@@ -1,6 +1,6 @@
 // The localising net's blocks of two coordinates on a fine product
 // lattice, drawn without the block's N^2 scores
-// (inst/proofs/regression-gauss-newton.md, section 8, "Pairs on a fine
+// (inst/proofs/regression-gauss-newton.md, section 3b, "Pairs on a fine
 // lattice").
 //
 // A record's term in a pair's score is loss(r1^2 + r2^2), which is 1 (the
