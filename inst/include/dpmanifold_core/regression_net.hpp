@@ -62,25 +62,6 @@ inline Mat coordinate_residual_squares(const Mat& Z, int k, const Vec& tc, const
   return R;
 }
 
-// The clipped loss of a squared residual q: the mean over the clips of
-// min(q, c^2) / c^2 (in [0, 1]).
-struct ClippedLoss {
-  std::vector<double> c2, inv_c2;
-  double inv_levels = 1.0;
-  explicit ClippedLoss(const std::vector<double>& clips) {
-    for (const double c : clips) {
-      c2.push_back(c * c);
-      inv_c2.push_back(1.0 / (c * c));
-    }
-    inv_levels = 1.0 / static_cast<double>(clips.size());
-  }
-  double operator()(double q) const {
-    double t = 0.0;
-    for (std::size_t l = 0; l < c2.size(); ++l) t += std::min(q, c2[l]) * inv_c2[l];
-    return t * inv_levels;
-  }
-};
-
 // Scores of a block of two coordinates: score[j1 + N j2] = scale times the
 // sum over records of loss(R1(i, j1) + R2(i, j2)). Parallel over j2; for
 // each j2 the N scores are summed record by record as one array (SIMD

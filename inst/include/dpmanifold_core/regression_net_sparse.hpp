@@ -59,22 +59,24 @@ constexpr double kNetSparseMarginMax = 600.0;
 
 namespace detail {
 
-// The clipped loss of a squared residual, minus 1 (in [-1, 0]): the mean
-// over the clips of min(q, c^2) / c^2, fused for the default's two clips.
-struct LossMinusOne {
+// The clipped loss of a squared residual q: the mean over the clips of
+// min(q, c^2) / c^2 (in [0, 1]); the default's two clips fused. (Here, as
+// the sparse draw needs it; the dense draw of regression_net.hpp uses it
+// too.)
+struct ClippedLoss {
   std::vector<double> c2, inv_c2;
-  double inv_levels;
-  explicit LossMinusOne(const std::vector<double>& clips) : inv_levels(1.0 / static_cast<double>(clips.size())) {
+  double inv_levels = 1.0;
+  explicit ClippedLoss(const std::vector<double>& clips) : inv_levels(1.0 / static_cast<double>(clips.size())) {
     for (const double c : clips) {
       c2.push_back(c * c);
       inv_c2.push_back(1.0 / (c * c));
     }
   }
   double operator()(double q) const {
-    if (c2.size() == 2) return (std::min(q, c2[0]) * inv_c2[0] + std::min(q, c2[1]) * inv_c2[1]) * inv_levels - 1.0;
+    if (c2.size() == 2) return (std::min(q, c2[0]) * inv_c2[0] + std::min(q, c2[1]) * inv_c2[1]) * inv_levels;
     double t = 0.0;
     for (std::size_t l = 0; l < c2.size(); ++l) t += std::min(q, c2[l]) * inv_c2[l];
-    return t * inv_levels - 1.0;
+    return t * inv_levels;
   }
 };
 
@@ -260,7 +262,7 @@ inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int 
 // The last coordinate of an odd dimension alone, on the same lattice: each
 // line's score from the records whose window holds it (work n W nB + N).
 inline Eigen::Index sparse_single_draw(const Mat& Z, int k, const Vec& tc, const PaddedLattice& L,
-                                       const LossMinusOne& loss, double scale, Rng& rng) {
+                                       const ClippedLoss& loss, double scale, Rng& rng) {
   const Eigen::Index n = Z.cols(), W = L.W, nB = L.nB;
   const Windows w1(Z, k, tc, L);
   std::vector<double> acc(static_cast<std::size_t>(L.P), 0.0);
@@ -271,7 +273,7 @@ inline Eigen::Index sparse_single_draw(const Mat& Z, int k, const Vec& tc, const
       double* x = acc.data() + w1.off[q];
       for (Eigen::Index w = 0; w < W; ++w) {
         const double r1 = w1.c[q] - static_cast<double>(w) * L.ha;
-        x[w] += scale * loss(r1 * r1);
+        x[w] += scale * (loss(r1 * r1) - 1.0);
       }
     }
   }
@@ -305,7 +307,7 @@ class SparsePairDraw {
  private:
   detail::PaddedLattice L_;
   detail::LossPieces pieces_;
-  detail::LossMinusOne loss_;
+  detail::ClippedLoss loss_;
   double scale_;
 };
 
