@@ -46,10 +46,34 @@ score_floors <- function(settings = data.frame(setting = c("S^5 n 200 eps 1", "S
   do.call(rbind, rows)
 }
 
+# Blocks of m coordinates (the last block holds the rest, as the default's
+# pairs leave the last coordinate of an odd d alone), beta = ceil(d / m)
+# blocks, each record's term the mean of clipped squares at the clips
+# kappas (in sds per coordinate, the same for every block): each
+# coordinate's variance is 4 beta / (n epsilon C), C its block's curvature
+# E[rho(W) (|W|^2 - k)] / k (the score's second derivative, by Stein).
+mean_clipped_curvature <- function(kappas, k) {
+  rho <- function(x) rowMeans(vapply(kappas, function(kap) pmin(x / kap^2, 1), numeric(length(x))))
+  stats::integrate(function(x) rho(x) * (x - k) * stats::dchisq(x, k), 0, Inf)$value / k
+}
+blocks_floor <- function(d, n_eps, m, kappas) {
+  sizes <- c(rep(m, d %/% m), if (d %% m) d %% m)
+  per_coordinate <- sum(vapply(sizes, function(k) k / mean_clipped_curvature(kappas, k), 0)) / d
+  1 + 4 * length(sizes) * per_coordinate / n_eps
+}
+
 if (sys.nframe() == 0L) {
   cat(sprintf("best bounded curvature per coordinate, one coordinate: %.4f (2 phi(1) = %.4f)\n",
               best_bounded_curvature(1), 2 * stats::dnorm(1)))
   b <- best_clipped_square(1)
   cat(sprintf("best clipped square, one coordinate: kappa %.2f, kappa^2 / G %.3f\n", b$kappa, 1 / b$curvature))
   print(score_floors(), digits = 4, row.names = FALSE)
+  # pairs at the clips the main bench's tau gives (section 8: SPD(3) clips
+  # at 2.94 sds per coordinate, S^5 at 1.97 and 2.96), at the best single
+  # clip, and triples
+  best <- function(d, m) stats::optimize(function(k) blocks_floor(d, 200, m, k), c(0.5, 6))
+  cat(sprintf("pairs at the bench's clips: SPD(3) %.3f, S^5 %.3f\n",
+              blocks_floor(6, 200, 2, 2.94), blocks_floor(5, 200, 2, c(1.97, 2.96))))
+  cat(sprintf("pairs at the best clip: SPD(3) %.3f, S^5 %.3f; triples at the best clip: SPD(3) %.3f, S^5 %.3f\n",
+              best(6, 2)$objective, best(5, 2)$objective, best(6, 3)$objective, best(5, 3)$objective))
 }
