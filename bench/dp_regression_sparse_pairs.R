@@ -41,3 +41,8 @@ for (w in which) {
 #   SPARSE_WORK=3e9:       P3 truth 1.298 (0.05) pilot 1.407 (0.10); P3le 1.283 (0.05) / 1.358 (0.10); 6.2 s
 #   default (1e9):         P3 truth 1.268 (0.05) pilot 1.363 (0.15); P3le 1.169 (0)    / 1.305 (0.10); 1.4 s
 #   SPD(2) n 100 (CELLS=P2, 7c12f08): default 1.606 (0.05) / 1.833 (0.20), NO_SPARSE 1.737 (0.05) / 1.945 (0.20); 0.1 s
+# The pairs kept in the domain's discs (proof section 3b; REPS=40, CELLS=P3,P3le,S5,P2),
+# without -> with:
+#   P3 truth 1.299 (0.05) -> 1.299 (0.03), pilot 1.407 (0.12) -> 1.391 (0.05)
+#   P3le truth 1.273 (0.03) -> 1.273 (0.03), pilot 1.377 (0.12) -> 1.374 (0.10)
+#   S5 1.258 / 1.279 (0) and P2 1.606 (0.03) / 1.833 (0.12): the same

@@ -845,6 +845,65 @@ test_that("the sparse draw over pairs on a product lattice has the pairs' expone
   })
 })
 
+test_that("a block of two coordinates draws only the pairs within the domain's discs, dense or sparse", {
+  # (proof section 3b: footpoints |(a1, a2)| <= R and velocities
+  # |(b1, b2)| <= V, which the domain |a| <= R, |b| <= V implies; one
+  # block on euclidean(2), so the release is the pair itself)
+  with(euclidean3_net(14), {
+    M2 <- euclidean(2)
+    spec <- net_draw_spec(m, 0.05)
+    spec$center <- c(0, 0)
+    spec$net_pairs <- TRUE
+    spec$net_clip <- 0.05
+    A <- seq(-0.21, 0.21, by = 0.03)
+    B <- c(-0.3, 0.2, 0.5)
+    net <- rbind(rep(A, times = 3), rep(B, each = 15))
+    N <- ncol(net)
+    spec$net <- net
+    # (no lattice pair on either disc's edge: the release is never moved
+    # onto the domain after the draw)
+    spec$R0 <- 0.25
+    spec$V0 <- 0.55
+    Y <- D$y[, 1:2]
+    Y[1:2, ] <- rbind(c(50, -50), c(-40, 3))
+    t <- D$x - 0.5
+    res2 <- lapply(1:2, function(k) apply(net, 2, function(ab) (Y[, k] - ab[1] - t * ab[2])^2))
+    u12 <- as.vector(outer(1:N, 1:N, Vectorize(function(j1, j2) -net_loss(res2[[1]][, j1] + res2[[2]][, j2], spec))))
+    inside <- as.vector(outer(1:N, 1:N, function(j1, j2) net[1, j1]^2 + net[1, j2]^2 <= 0.25^2 &
+                                                        net[2, j1]^2 + net[2, j2]^2 <= 0.55^2))
+    expect_true(any(!inside) && any(inside))
+    law <- function(u) {
+      w <- exp(spec$net_epsilon * (u - max(u)) / 2)
+      w / sum(w)
+    }
+    p_in <- law(ifelse(inside, u12, -Inf))
+    p_all <- law(u12)
+    for (sparse in c(TRUE, FALSE)) {
+      spec$net_pairs_sparse <- sparse
+      draws <- replicate(3000, unlist(dpm$cpp_release_regression(M2, t(Y), t, spec, FALSE)[c("p", "v")]))
+      who <- sapply(1:2, function(k) apply(draws[c(k, 2 + k), ], 2, function(z) which.min(colSums((net - z)^2))))
+      expect_equal(max(abs(draws - rbind(matrix(net[1, who], 2, byrow = TRUE), matrix(net[2, who], 2, byrow = TRUE)))), 0,
+                   tolerance = 1e-12)
+      o12 <- tabulate(who[, 1] + N * (who[, 2] - 1), N * N)
+      # none outside the discs, where the law over the whole lattice puts
+      # a share that 3000 draws would not miss
+      expect_equal(sum(o12[!inside]), 0)
+      expect_gt(3000 * sum(p_all[!inside]), 30)
+      keep <- p_in * 3000 >= 5
+      expect_gte(sum(keep), 3)
+      stat <- sum((o12[keep] - 3000 * p_in[keep])^2 / (3000 * p_in[keep]))
+      expect_gt(stats::pchisq(stat, sum(keep) - 1, lower.tail = FALSE), 1e-3)
+    }
+    # a domain whose discs hold no pair of the net's lines is refused
+    none <- spec
+    none$V0 <- 0.19
+    for (sparse in c(TRUE, FALSE)) {
+      none$net_pairs_sparse <- sparse
+      expect_error(dpm$cpp_release_regression(M2, t(Y), t, none, FALSE), "no pair of the net's lines")
+    }
+  })
+})
+
 test_that("S^5's net is drawn over pairs of coordinates (sensitivity ceil(d / 2)) where their lattice is fine", {
   M <- sphere(5)
   m <- regression_mechanism(M, 200, epsilon = 1, tau = 0.15, center = c(1, 0, 0, 0, 0, 0), radius = 0.4,

@@ -12,7 +12,8 @@
 //   - one block per coordinate (2 rows: the same lattice of (a, b) lines
 //     for each coordinate), sensitivity d;
 //   - blocks of two coordinates (2 rows, `pairs`): coordinates (2k, 2k + 1)
-//     drawn jointly over every pair of lines of the lattice (N^2
+//     drawn jointly over the pairs of lines of the lattice whose footpoints
+//     and velocities lie in the domain's discs (PairDiscs; at most N^2
 //     candidates), the last coordinate alone when d is odd; sensitivity
 //     ceil(d / 2), section 8. On a lattice too fine for N^2 scores the same
 //     law is drawn one sparse row at a time (regression_net_sparse.hpp).
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -107,7 +109,7 @@ inline void pair_scores(const Mat& R1, const Mat& R2, const ClippedLoss& loss, d
 // categorical draw from R's generator, one uniform per block (two for a
 // block of two coordinates drawn one sparse row at a time).
 inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, const std::vector<double>& clips,
-                               double epsilon, bool pairs, bool sparse, Rng& rng) {
+                               double epsilon, bool pairs, bool sparse, const PairDiscs& discs, Rng& rng) {
   const int d = static_cast<int>(Z.rows());
   const Eigen::Index n = Z.cols(), N = net.cols();
   const double nd = static_cast<double>(n);
@@ -148,10 +150,24 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
     const double scale = -epsilon / (2.0 * nb);
     std::unique_ptr<const SparsePairDraw> sp;
     if (sparse) {
-      sp.reset(new SparsePairDraw(net, clips, n, scale));
+      sp.reset(new SparsePairDraw(net, clips, n, scale, discs));
     } else if (static_cast<double>(N) * static_cast<double>(N) > kNetPairCandidatesMax ||
                nd * static_cast<double>(N) > kNetResidualsMax) {
       throw std::invalid_argument("regression spec: a net over pairs of coordinates beyond the work bound");
+    }
+    // (dense: the pairs within the discs, as a mask over the N^2 scores;
+    // refused if none is, before the data are read)
+    std::vector<char> in_discs;
+    if (!sp) {
+      in_discs.assign(static_cast<std::size_t>(N * N), 0);
+      bool any = false;
+      for (Eigen::Index j2 = 0; j2 < N; ++j2)
+        for (Eigen::Index j1 = 0; j1 < N; ++j1) {
+          const bool in = discs.holds(net(0, j1), net(1, j1), net(0, j2), net(1, j2));
+          in_discs[static_cast<std::size_t>(j1 + N * j2)] = in;
+          any = any || in;
+        }
+      if (!any) throw std::invalid_argument("regression spec: no pair of the net's lines within the domain");
     }
     std::vector<double> score;
     for (int blk = 0; blk < nb; ++blk) {
@@ -170,6 +186,8 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
         if (k2 < d) {
           const Mat R2 = detail::coordinate_residual_squares(Z, k2, tc, net);
           detail::pair_scores(R1, R2, loss, scale, score);
+          for (std::size_t q = 0; q < score.size(); ++q)
+            if (!in_discs[q]) score[q] = -std::numeric_limits<double>::infinity();
           const Eigen::Index jd = draw_index(score, rng);
           j1 = jd % N;
           j2 = jd / N;

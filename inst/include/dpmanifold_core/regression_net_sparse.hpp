@@ -19,11 +19,19 @@
 // the public lattice (the padding rows are worked and discarded), never by
 // where the records lie. Rows are independent sums, so a row's bits do not
 // depend on the number of threads.
+//
+// A block's candidates are the pairs whose footpoints (a1, a2) and
+// velocities (b1, b2) lie in the discs of radii R and V, which the declared
+// domain |a| <= R, |b| <= V implies (PairDiscs): the corners of the
+// lattice's square, lines every data set scores at the plateau, are not
+// candidates. For row j1 they are a sub-box of the lattice, counted in
+// O(nA + nB) and masked in the collecting pass.
 #ifndef DPMANIFOLD_REGRESSION_NET_SPARSE_HPP
 #define DPMANIFOLD_REGRESSION_NET_SPARSE_HPP
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -57,6 +65,17 @@ constexpr double kNetSparseVisitsMax = 1e7;
 // this (nats).
 constexpr double kNetSparseMarginMax = 600.0;
 
+// The discs a block of two coordinates keeps its candidates in: a1^2 + a2^2
+// <= R^2 and b1^2 + b2^2 <= V^2 (a relative 1e-8 of slack, so that a
+// lattice point on the domain's edge stays paired with 0).
+struct PairDiscs {
+  double R2, V2;
+  PairDiscs(double R, double V) : R2(R * R * (1.0 + 1e-8)), V2(V * V * (1.0 + 1e-8)) {}
+  bool holds(double a1, double b1, double a2, double b2) const {
+    return a1 * a1 + a2 * a2 <= R2 && b1 * b1 + b2 * b2 <= V2;
+  }
+};
+
 namespace detail {
 
 // The clipped loss of a squared residual q: the mean over the clips of
@@ -86,7 +105,10 @@ struct ClippedLoss {
 struct PaddedLattice {
   Eigen::Index nA = 0, nB = 0, W = 0, S = 0, P = 0, N = 0;
   double a0 = 0.0, ha = 1.0, cw = 0.0;
-  std::vector<double> b, valid;  // valid: 1 on lattice cells, 0 on padding
+  std::vector<double> b;
+  // a^2 on the lattice's cells, +inf on the padding (never within a disc)
+  std::vector<double> a2pad;
+  double a2max = 0.0;
 
   PaddedLattice(const Mat& net, double cw_) : cw(cw_) {
     N = net.cols();
@@ -109,11 +131,26 @@ struct PaddedLattice {
       throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
     P = nB * S;
     for (Eigen::Index r = 0; r < nB; ++r) b.push_back(net(1, r * nA));
-    valid.assign(static_cast<std::size_t>(P), 0.0);
+    a2pad.assign(static_cast<std::size_t>(P), std::numeric_limits<double>::infinity());
     for (Eigen::Index r = 0; r < nB; ++r)
-      for (Eigen::Index a = 0; a < nA; ++a) valid[static_cast<std::size_t>(r * S + W + a)] = 1.0;
+      for (Eigen::Index a = 0; a < nA; ++a) a2pad[static_cast<std::size_t>(r * S + W + a)] = a_sq(a);
+    for (Eigen::Index a = 0; a < nA; ++a) a2max = std::max(a2max, a_sq(a));
   }
   Eigen::Index cell(Eigen::Index j) const { return (j / nA) * S + W + j % nA; }
+  double a_sq(Eigen::Index a) const {
+    const double v = a0 + static_cast<double>(a) * ha;
+    return v * v;
+  }
+  // the lines j2 paired with a line (a1, b1) in the discs: a2^2 <= A2,
+  // b2^2 <= B2 (A2 finite, so that padding never counts)
+  double a_limit(const PairDiscs& D, double a1) const { return std::min(D.R2 - a1 * a1, a2max); }
+  double b_limit(const PairDiscs& D, double b1) const { return D.V2 - b1 * b1; }
+  double count(double A2, double B2) const {
+    double na = 0.0, nb = 0.0;
+    for (Eigen::Index a = 0; a < nA; ++a) na += a_sq(a) <= A2 ? 1.0 : 0.0;
+    for (const double v : b) nb += v * v <= B2 ? 1.0 : 0.0;
+    return na * nb;
+  }
   double visits_per_record() const { return static_cast<double>(W) * static_cast<double>(nB); }
 };
 
@@ -168,7 +205,7 @@ struct LossPieces {
 // weight is below exp(|scale| n), which the caller keeps finite.
 inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int k1, int k2, const Vec& tc,
                                                               const PaddedLattice& L, const LossPieces& loss,
-                                                              double scale, Rng& rng) {
+                                                              const PairDiscs& discs, double scale, Rng& rng) {
   const Eigen::Index n = Z.cols(), W = L.W, nB = L.nB, P = L.P;
   const Windows w1(Z, k1, tc, L), w2(Z, k2, tc, L);
   // the records listed at each padded cell of the first coordinate (every
@@ -222,31 +259,40 @@ inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int 
       }
     }
   };
-  const double* valid = L.valid.data();
+  const double* a2pad = L.a2pad.data();
   std::vector<double> logw(static_cast<std::size_t>(P));
   const double Kr = L.visits_per_record(), cost = std::max(1.0, static_cast<double>(n) * Kr * Kr / static_cast<double>(P));
   const Eigen::Index chunk = std::max(chunk_size(cost), (P + 255) / 256);
-  const double N = static_cast<double>(L.N);
+  // (row p's line: a1, b1, and the limits of its partners in the discs)
+  auto row_line = [&](Eigen::Index p, double& A2, double& B2) {
+    const double a1 = L.a0 + static_cast<double>(p % L.S - W) * L.ha, b1 = L.b[static_cast<std::size_t>(p / L.S)];
+    A2 = L.a_limit(discs, a1);
+    B2 = L.b_limit(discs, b1);
+  };
   for_chunks(P, chunk, cost, [&](Eigen::Index, Eigen::Index b, Eigen::Index e) {
     std::vector<double> prod(static_cast<std::size_t>(P), 1.0);
     double* x = prod.data();
     for (Eigen::Index p = b; p < e; ++p) {
       weights(p, x);
+      double A2 = 0.0, B2 = 0.0;
+      row_line(p, A2, B2);
       double sum = 0.0;
       for (Eigen::Index k = start[static_cast<std::size_t>(p)]; k < start[static_cast<std::size_t>(p + 1)]; ++k) {
         const Eigen::Index i = list[static_cast<std::size_t>(k)];
         for (Eigen::Index r = 0; r < nB; ++r) {
           const Eigen::Index o = w2.off[static_cast<std::size_t>(i * nB + r)];
+          const double br = L.b[static_cast<std::size_t>(r)], in_b = br * br <= B2 ? 1.0 : 0.0;
           double* xo = x + o;
-          const double* vo = valid + o;
+          const double* ao = a2pad + o;
           DPMANIFOLD_SIMD_SUM
           for (Eigen::Index w = 0; w < W; ++w) {
-            sum += vo[w] * (xo[w] - 1.0);
+            sum += (ao[w] <= A2 ? in_b : 0.0) * (xo[w] - 1.0);
             xo[w] = 1.0;
           }
         }
       }
-      logw[static_cast<std::size_t>(p)] = std::log(N + sum);
+      // (a row with no partner in the discs has weight 0: log 0 = -inf)
+      logw[static_cast<std::size_t>(p)] = std::log(L.count(A2, B2) + sum);
     }
   });
   std::vector<double> lw(static_cast<std::size_t>(L.N));
@@ -254,7 +300,14 @@ inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int 
   const Eigen::Index j1 = draw_index(lw, rng);
   std::vector<double> prod(static_cast<std::size_t>(P), 1.0);
   weights(L.cell(j1), prod.data());
-  for (Eigen::Index j = 0; j < L.N; ++j) lw[static_cast<std::size_t>(j)] = std::log(prod[static_cast<std::size_t>(L.cell(j))]);
+  double A2 = 0.0, B2 = 0.0;
+  row_line(L.cell(j1), A2, B2);
+  for (Eigen::Index j = 0; j < L.N; ++j) {
+    const double bj = L.b[static_cast<std::size_t>(j / L.nA)];
+    lw[static_cast<std::size_t>(j)] = L.a_sq(j % L.nA) <= A2 && bj * bj <= B2
+                                          ? std::log(prod[static_cast<std::size_t>(L.cell(j))])
+                                          : -std::numeric_limits<double>::infinity();
+  }
   const Eigen::Index j2 = draw_index(lw, rng);
   return {j1, j2};
 }
@@ -289,16 +342,22 @@ inline Eigen::Index sparse_single_draw(const Mat& Z, int k, const Vec& tc, const
 // are read, beyond the bounds above or with more than two clips).
 class SparsePairDraw {
  public:
-  SparsePairDraw(const Mat& net, const std::vector<double>& clips, Eigen::Index n, double scale)
-      : L_(net, *std::max_element(clips.begin(), clips.end())), pieces_(clips), loss_(clips), scale_(scale) {
+  SparsePairDraw(const Mat& net, const std::vector<double>& clips, Eigen::Index n, double scale, const PairDiscs& discs)
+      : L_(net, *std::max_element(clips.begin(), clips.end())), pieces_(clips), loss_(clips), discs_(discs), scale_(scale) {
     const double K = L_.visits_per_record(), nd = static_cast<double>(n);
     if (nd * K * K > kNetSparseWorkMax || nd * K > kNetSparseVisitsMax || static_cast<double>(L_.P) > kNetSparseVisitsMax ||
         -scale * nd > kNetSparseMarginMax)
       throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
     if (clips.size() > 2) throw std::invalid_argument("regression spec: a sparse pair net takes one or two clips");
+    // (some pair in the discs: the lattice's line nearest the centre with itself)
+    double a2 = L_.a2max, b2 = std::numeric_limits<double>::infinity();
+    for (Eigen::Index a = 0; a < L_.nA; ++a) a2 = std::min(a2, L_.a_sq(a));
+    for (const double v : L_.b) b2 = std::min(b2, v * v);
+    if (!(2.0 * a2 <= discs.R2 && 2.0 * b2 <= discs.V2))
+      throw std::invalid_argument("regression spec: no pair of the net's lines within the domain");
   }
   std::pair<Eigen::Index, Eigen::Index> pair(const Mat& Z, int k1, int k2, const Vec& tc, Rng& rng) const {
-    return detail::sparse_pair_draw(Z, k1, k2, tc, L_, pieces_, scale_, rng);
+    return detail::sparse_pair_draw(Z, k1, k2, tc, L_, pieces_, discs_, scale_, rng);
   }
   Eigen::Index single(const Mat& Z, int k, const Vec& tc, Rng& rng) const {
     return detail::sparse_single_draw(Z, k, tc, L_, loss_, scale_, rng);
@@ -308,6 +367,7 @@ class SparsePairDraw {
   detail::PaddedLattice L_;
   detail::LossPieces pieces_;
   detail::ClippedLoss loss_;
+  PairDiscs discs_;
   double scale_;
 };
 

@@ -235,7 +235,8 @@ inline RegressionRelease release_regression(const Manifold& M, Mat& Y, const Vec
       clips.clear();
       for (int j = 0; j < J; ++j) clips.push_back(lo * std::pow(hi / lo, static_cast<double>(j) / (J - 1)));
     }
-    const Vec x = draw_localising_net(Z, tc, s.net, clips, s.net_epsilon, s.net_pairs, s.net_pairs_sparse, rng);
+    const Vec x = draw_localising_net(Z, tc, s.net, clips, s.net_epsilon, s.net_pairs, s.net_pairs_sparse,
+                                      PairDiscs(s.R0, s.V0), rng);
     Vec a_start = x.head(d), b_start = x.tail(d);
     // (a net per coordinate covers a box: the draw moves onto the public
     // domain's balls, as every round's step does)
