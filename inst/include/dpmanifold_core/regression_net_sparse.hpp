@@ -105,7 +105,7 @@ struct ClippedLoss {
 struct PaddedLattice {
   Eigen::Index nA = 0, nB = 0, W = 0, S = 0, P = 0, N = 0;
   double a0 = 0.0, ha = 1.0, cw = 0.0;
-  std::vector<double> b;
+  std::vector<double> a, b;  // the net's values of a (nA) and of b (nB)
   // a^2 on the lattice's cells, +inf on the padding (never within a disc)
   std::vector<double> a2pad;
   double a2max = 0.0;
@@ -131,23 +131,21 @@ struct PaddedLattice {
       throw std::invalid_argument("regression spec: a sparse pair net beyond the work bound");
     P = nB * S;
     for (Eigen::Index r = 0; r < nB; ++r) b.push_back(net(1, r * nA));
+    for (Eigen::Index j = 0; j < nA; ++j) a.push_back(net(0, j));
     a2pad.assign(static_cast<std::size_t>(P), std::numeric_limits<double>::infinity());
     for (Eigen::Index r = 0; r < nB; ++r)
-      for (Eigen::Index a = 0; a < nA; ++a) a2pad[static_cast<std::size_t>(r * S + W + a)] = a_sq(a);
-    for (Eigen::Index a = 0; a < nA; ++a) a2max = std::max(a2max, a_sq(a));
+      for (Eigen::Index j = 0; j < nA; ++j) a2pad[static_cast<std::size_t>(r * S + W + j)] = a_sq(j);
+    for (Eigen::Index j = 0; j < nA; ++j) a2max = std::max(a2max, a_sq(j));
   }
   Eigen::Index cell(Eigen::Index j) const { return (j / nA) * S + W + j % nA; }
-  double a_sq(Eigen::Index a) const {
-    const double v = a0 + static_cast<double>(a) * ha;
-    return v * v;
-  }
+  double a_sq(Eigen::Index j) const { return a[static_cast<std::size_t>(j)] * a[static_cast<std::size_t>(j)]; }
   // the lines j2 paired with a line (a1, b1) in the discs: a2^2 <= A2,
   // b2^2 <= B2 (A2 finite, so that padding never counts)
   double a_limit(const PairDiscs& D, double a1) const { return std::min(D.R2 - a1 * a1, a2max); }
   double b_limit(const PairDiscs& D, double b1) const { return D.V2 - b1 * b1; }
   double count(double A2, double B2) const {
     double na = 0.0, nb = 0.0;
-    for (Eigen::Index a = 0; a < nA; ++a) na += a_sq(a) <= A2 ? 1.0 : 0.0;
+    for (Eigen::Index j = 0; j < nA; ++j) na += a_sq(j) <= A2 ? 1.0 : 0.0;
     for (const double v : b) nb += v * v <= B2 ? 1.0 : 0.0;
     return na * nb;
   }
@@ -263,11 +261,13 @@ inline std::pair<Eigen::Index, Eigen::Index> sparse_pair_draw(const Mat& Z, int 
   std::vector<double> logw(static_cast<std::size_t>(P));
   const double Kr = L.visits_per_record(), cost = std::max(1.0, static_cast<double>(n) * Kr * Kr / static_cast<double>(P));
   const Eigen::Index chunk = std::max(chunk_size(cost), (P + 255) / 256);
-  // (row p's line: a1, b1, and the limits of its partners in the discs)
+  // (row p's line, the net's own values on the lattice, and the limits of
+  // its partners in the discs; a padded row's are never read)
   auto row_line = [&](Eigen::Index p, double& A2, double& B2) {
-    const double a1 = L.a0 + static_cast<double>(p % L.S - W) * L.ha, b1 = L.b[static_cast<std::size_t>(p / L.S)];
+    const Eigen::Index ja = p % L.S - W;
+    const double a1 = ja >= 0 && ja < L.nA ? L.a[static_cast<std::size_t>(ja)] : L.a0 + static_cast<double>(ja) * L.ha;
     A2 = L.a_limit(discs, a1);
-    B2 = L.b_limit(discs, b1);
+    B2 = L.b_limit(discs, L.b[static_cast<std::size_t>(p / L.S)]);
   };
   for_chunks(P, chunk, cost, [&](Eigen::Index, Eigen::Index b, Eigen::Index e) {
     std::vector<double> prod(static_cast<std::size_t>(P), 1.0);
@@ -351,7 +351,7 @@ class SparsePairDraw {
     if (clips.size() > 2) throw std::invalid_argument("regression spec: a sparse pair net takes one or two clips");
     // (some pair in the discs: the lattice's line nearest the centre with itself)
     double a2 = L_.a2max, b2 = std::numeric_limits<double>::infinity();
-    for (Eigen::Index a = 0; a < L_.nA; ++a) a2 = std::min(a2, L_.a_sq(a));
+    for (Eigen::Index j = 0; j < L_.nA; ++j) a2 = std::min(a2, L_.a_sq(j));
     for (const double v : L_.b) b2 = std::min(b2, v * v);
     if (!(2.0 * a2 <= discs.R2 && 2.0 * b2 <= discs.V2))
       throw std::invalid_argument("regression spec: no pair of the net's lines within the domain");
