@@ -106,8 +106,9 @@ localisation <- function(M, n, e1, r, tau_e, R0, V0, any_net = FALSE) {
       coarse <- FALSE
       # Blocks of two coordinates (section 8): sensitivity ceil(d / 2), not
       # d, so each block's plateau margin is n e1 / (2 beta) and the draw's
-      # core narrows by sqrt(beta / d). The draw runs over every pair of
-      # lines of one lattice (N^2 candidates, work n beta N^2) and replaces
+      # core narrows by sqrt(beta / d). The draw runs over the pairs of
+      # lines of one lattice within the domain's discs (at most N^2
+      # candidates, work n beta N^2; the C++ core's PairDiscs) and replaces
       # the lattice per coordinate where its own (pair_lattice()) stays
       # within net_pair_spacing core sds. The plan's choices and the public
       # variances stay those of the net per coordinate (wider). Public rule.
