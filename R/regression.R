@@ -5,8 +5,10 @@
 #' \eqn{E(p, v) = (2n)^{-1}\sum_i d(Exp_p(x_i v), y_i)^2}, with the covariate
 #' rescaled to \[0, 1\] by `x_range`. The gradients are exact, through the
 #' adjoint Jacobi fields of exp ([mfd_dexp_adjoint()]), not the
-#' parallel-transport approximation. The fit is a Riemannian gradient
-#' descent on (p, v), preconditioned by the flat-case Gauss-Newton matrix and
+#' parallel-transport approximation. The fit is a Riemannian Gauss-Newton
+#' method on (p, v): each step solves the normal equations of the residuals
+#' linearised through the Jacobi fields (on manifolds of dimension up to 32;
+#' above that, the flat case's normal equations precondition the gradient),
 #' with Armijo backtracking (every step decreases E); v is carried by
 #' parallel transport when p moves. On flat manifolds (`euclidean()`,
 #' log-Euclidean `spd()`) the first step is the closed form (ordinary least
