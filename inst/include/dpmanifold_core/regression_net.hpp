@@ -155,18 +155,16 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
                nd * static_cast<double>(N) > kNetResidualsMax) {
       throw std::invalid_argument("regression spec: a net over pairs of coordinates beyond the work bound");
     }
-    // (dense: the pairs within the discs, as a mask over the N^2 scores;
-    // refused if none is, before the data are read)
-    std::vector<char> in_discs;
+    // (dense: only the pairs within the discs are candidates, the others'
+    // scores set to -inf as they are read; refused if no pair is, before
+    // the data are read. No mask is stored: N^2 may be 1e8.)
+    const auto in_discs = [&](Eigen::Index j1, Eigen::Index j2) {
+      return discs.holds(net(0, j1), net(1, j1), net(0, j2), net(1, j2));
+    };
     if (!sp) {
-      in_discs.assign(static_cast<std::size_t>(N * N), 0);
       bool any = false;
-      for (Eigen::Index j2 = 0; j2 < N; ++j2)
-        for (Eigen::Index j1 = 0; j1 < N; ++j1) {
-          const bool in = discs.holds(net(0, j1), net(1, j1), net(0, j2), net(1, j2));
-          in_discs[static_cast<std::size_t>(j1 + N * j2)] = in;
-          any = any || in;
-        }
+      for (Eigen::Index j2 = 0; j2 < N && !any; ++j2)
+        for (Eigen::Index j1 = 0; j1 < N && !any; ++j1) any = in_discs(j1, j2);
       if (!any) throw std::invalid_argument("regression spec: no pair of the net's lines within the domain");
     }
     std::vector<double> score;
@@ -186,8 +184,9 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
         if (k2 < d) {
           const Mat R2 = detail::coordinate_residual_squares(Z, k2, tc, net);
           detail::pair_scores(R1, R2, loss, scale, score);
-          for (std::size_t q = 0; q < score.size(); ++q)
-            if (!in_discs[q]) score[q] = -std::numeric_limits<double>::infinity();
+          for (Eigen::Index j2 = 0; j2 < N; ++j2)
+            for (Eigen::Index j1 = 0; j1 < N; ++j1)
+              if (!in_discs(j1, j2)) score[static_cast<std::size_t>(j1 + N * j2)] = -std::numeric_limits<double>::infinity();
           const Eigen::Index jd = draw_index(score, rng);
           j1 = jd % N;
           j2 = jd / N;
