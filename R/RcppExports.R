@@ -165,6 +165,10 @@ cpp_regression_fit <- function(M, x, Y, p0, v0, max_iter, tol) {
     .Call(`_dpmanifold_cpp_regression_fit`, M, x, Y, p0, v0, max_iter, tol)
 }
 
+cpp_regression_gauss_newton_matrix <- function(M, x, p, v) {
+    .Call(`_dpmanifold_cpp_regression_gauss_newton_matrix`, M, x, p, v)
+}
+
 cpp_regression_gradient <- function(M, x, Y, p, v, tau) {
     .Call(`_dpmanifold_cpp_regression_gradient`, M, x, Y, p, v, tau)
 }

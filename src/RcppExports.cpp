@@ -562,6 +562,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_regression_gauss_newton_matrix
+MatrixXd cpp_regression_gauss_newton_matrix(Rcpp::List M, VectorXd x, VectorXd p, VectorXd v);
+RcppExport SEXP _dpmanifold_cpp_regression_gauss_newton_matrix(SEXP MSEXP, SEXP xSEXP, SEXP pSEXP, SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type M(MSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type x(xSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type p(pSEXP);
+    Rcpp::traits::input_parameter< VectorXd >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_gauss_newton_matrix(M, x, p, v));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_regression_gradient
 Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v, double tau);
 RcppExport SEXP _dpmanifold_cpp_regression_gradient(SEXP MSEXP, SEXP xSEXP, SEXP YSEXP, SEXP pSEXP, SEXP vSEXP, SEXP tauSEXP) {
@@ -858,6 +872,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_dpmanifold_cpp_study_laplace_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_laplace_acceptance, 7},
     {"_dpmanifold_cpp_study_kng_acceptance", (DL_FUNC) &_dpmanifold_cpp_study_kng_acceptance, 6},
     {"_dpmanifold_cpp_regression_fit", (DL_FUNC) &_dpmanifold_cpp_regression_fit, 7},
+    {"_dpmanifold_cpp_regression_gauss_newton_matrix", (DL_FUNC) &_dpmanifold_cpp_regression_gauss_newton_matrix, 4},
     {"_dpmanifold_cpp_regression_gradient", (DL_FUNC) &_dpmanifold_cpp_regression_gradient, 6},
     {"_dpmanifold_cpp_regression_energy", (DL_FUNC) &_dpmanifold_cpp_regression_energy, 5},
     {"_dpmanifold_cpp_chart_coords", (DL_FUNC) &_dpmanifold_cpp_chart_coords, 3},

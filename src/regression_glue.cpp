@@ -47,6 +47,18 @@ Rcpp::List cpp_regression_fit(Rcpp::List M, VectorXd x, MatrixXd Y,
   DPM_GLUE_END
 }
 
+// The fit's Gauss-Newton matrix at (p, v), in the coordinates of
+// tangent_basis(p) (footpoint block first); for the tests.
+// [[Rcpp::export]]
+MatrixXd cpp_regression_gauss_newton_matrix(Rcpp::List M, VectorXd x, VectorXd p, VectorXd v) {
+  DPM_GLUE_BEGIN
+  auto m = manifold_from_r(M);
+  check_pair(*m, p, v);
+  dpm::RegressionProblem P = problem(*m, x, MatrixXd::Zero(m->ambient_dim(), x.size()));
+  return dpm::regression_gauss_newton_matrix(P, p, v, m->tangent_basis(p));
+  DPM_GLUE_END
+}
+
 // tau = Inf: no clipping.
 // [[Rcpp::export]]
 Rcpp::List cpp_regression_gradient(Rcpp::List M, VectorXd x, MatrixXd Y, VectorXd p, VectorXd v,

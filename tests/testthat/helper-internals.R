@@ -7,7 +7,7 @@ dpm <- local({
     # layout and validation helpers checked on hostile input
     layout = c("to_ambient", "from_ambient", "check_choice", "check_count", "resolve_ball", "mcmc_settings"),
     # the C++ geometry kernels, checked against identities and references
-    geometry = c("cpp_binary_op", "cpp_ternary_op", "cpp_dist", "cpp_inner", "cpp_tangent_coords",
+    geometry = c("cpp_binary_op", "cpp_ternary_op", "cpp_dist", "cpp_inner", "cpp_tangent_coords", "cpp_tangent_basis",
                  "cpp_chart_points", "cpp_check_tangents", "cpp_kendall_align", "cpp_manifold_info",
                  "cpp_random_point", "cpp_log_volume_density", "cpp_log_polar_volume_bound", "hyperbolic_boost"),
     # samplers and their public refusal rules, checked against their laws
@@ -18,7 +18,8 @@ dpm <- local({
     # regression: the energy, gradients and residual kernels, the stated
     # sensitivities and public constants (checked against adversarial pairs),
     # the one-call release (its clip-level law is tested directly)
-    regression = c("cpp_regression_energy", "cpp_regression_gradient", "cpp_regression_clipped_loss",
+    regression = c("cpp_regression_energy", "cpp_regression_gradient", "cpp_regression_gauss_newton_matrix",
+                   "cpp_regression_clipped_loss",
                    "cpp_regression_chart_kng", "cpp_linear_kng_exact", "cpp_linearised_residuals",
                    "cpp_release_regression", "joint_sensitivity", "joint_weight", "linear_sensitivity", "linear_stage_law",
                    "linear_release",

@@ -25,6 +25,42 @@ test_that("the regression gradient matches finite differences of the energy on e
   }
 })
 
+test_that("the fit's Gauss-Newton matrix is sum A_i^T A_i of the fitted points' finite differences", {
+  set.seed(12)
+  cases <- c(regression_cases(), list(hyperbolic = list(M = hyperbolic(2), p = c(cosh(0.5), sinh(0.5), 0),
+                                                         v = c(0, 0, 1.6))))
+  for (case in cases) {
+    M <- case$M
+    x <- runif(6)
+    p <- as.vector(dpm$to_ambient(M, case$p, "p"))
+    v <- 2 * as.vector(dpm$to_ambient(M, case$v, "v"))  # long: the curvature shows
+    H <- dpm$cpp_regression_gauss_newton_matrix(M, x, p, v)
+    B <- dpm$cpp_tangent_basis(M, p)
+    d <- ncol(B)
+    # the fitted points exp_p(x_i v) as functions of (p, v); p moves along a
+    # basis vector with v carried by parallel transport
+    fitted_at <- function(pp, vv) dpm$cpp_binary_op(M, "exp", matrix(pp, length(pp), length(x)), outer(vv, x))
+    h <- 1e-6
+    A <- vector("list", 2 * d)
+    for (j in seq_len(d)) {
+      pj <- function(s) dpm$cpp_binary_op(M, "exp", matrix(p), matrix(s * B[, j]))[, 1]
+      vj <- function(s) dpm$cpp_ternary_op(M, "transport_along", matrix(p), matrix(s * B[, j]), matrix(v))[, 1]
+      A[[j]] <- (fitted_at(pj(h), vj(h)) - fitted_at(pj(-h), vj(-h))) / (2 * h)
+      A[[d + j]] <- (fitted_at(p, v + h * B[, j]) - fitted_at(p, v - h * B[, j])) / (2 * h)
+    }
+    Yhat <- fitted_at(p, v)
+    # (on Kendall shapes the preshapes also turn, vertically: project the
+    # differences onto the horizontal space, the shape space's tangent)
+    A <- lapply(A, function(a) dpm$cpp_binary_op(M, "project", Yhat, a))
+    Hfd <- matrix(0, 2 * d, 2 * d)
+    for (j in seq_len(2 * d)) for (k in seq_len(2 * d)) {
+      Hfd[j, k] <- mean(vapply(seq_along(x), function(i)
+        dpm$cpp_inner(M, Yhat[, i, drop = FALSE], A[[j]][, i, drop = FALSE], A[[k]][, i, drop = FALSE]), 0))
+    }
+    expect_equal(H, Hfd, tolerance = 1e-6, label = paste(M$name, "Gauss-Newton matrix"))
+  }
+})
+
 test_that("noise-free geodesic data are recovered on every manifold", {
   set.seed(4)
   for (case in regression_cases()) {
