@@ -163,8 +163,10 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
     };
     if (!sp) {
       bool any = false;
-      for (Eigen::Index j2 = 0; j2 < N && !any; ++j2)
-        for (Eigen::Index j1 = 0; j1 < N && !any; ++j1) any = in_discs(j1, j2);
+      for (Eigen::Index c2 = 0; c2 < N && !any; ++c2) {
+        poll_interrupt(static_cast<double>(N));
+        for (Eigen::Index c1 = 0; c1 < N && !any; ++c1) any = in_discs(c1, c2);
+      }
       if (!any) throw std::invalid_argument("regression spec: no pair of the net's lines within the domain");
     }
     std::vector<double> score;
@@ -184,9 +186,11 @@ inline Vec draw_localising_net(const Mat& Z, const Vec& tc, const Mat& net, cons
         if (k2 < d) {
           const Mat R2 = detail::coordinate_residual_squares(Z, k2, tc, net);
           detail::pair_scores(R1, R2, loss, scale, score);
-          for (Eigen::Index j2 = 0; j2 < N; ++j2)
-            for (Eigen::Index j1 = 0; j1 < N; ++j1)
-              if (!in_discs(j1, j2)) score[static_cast<std::size_t>(j1 + N * j2)] = -std::numeric_limits<double>::infinity();
+          for (Eigen::Index c2 = 0; c2 < N; ++c2) {
+            poll_interrupt(static_cast<double>(N));
+            for (Eigen::Index c1 = 0; c1 < N; ++c1)
+              if (!in_discs(c1, c2)) score[static_cast<std::size_t>(c1 + N * c2)] = -std::numeric_limits<double>::infinity();
+          }
           const Eigen::Index jd = draw_index(score, rng);
           j1 = jd % N;
           j2 = jd / N;
