@@ -55,7 +55,8 @@ frechet_mean <- function(M, X, weights = NULL, init = NULL, max_iter = 1000, tol
   }
   structure(list(mean = from_ambient(M, matrix(r$mean), single = TRUE),
                  iterations = r$iterations, grad_norm = r$grad_norm,
-                 objective = r$objective, converged = r$converged, n = n, manifold = M,
+                 objective = r$objective, converged = r$converged, n = n,
+                 n_weighted = sum(w > 0), manifold = M,
                  sampling = if (inherits(M, "euclidean")) mean_sampling(Xa, w, r$mean)),
             class = "frechet_mean")
 }

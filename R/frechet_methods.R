@@ -6,7 +6,7 @@
 #'
 #' The usual model methods for a [frechet_mean()] result:
 #' * `coef()`: the mean, in the layout of the manifold (as `$mean`).
-#' * `nobs()`: the number of points.
+#' * `nobs()`: the number of points (of positive weight, as lm's).
 #' * `confint()`: on `euclidean()`, lm's intervals for the mean, one row
 #'   per coordinate (`mean[1]`, `mean[2]`, ..., the terms of the private
 #'   release's `tidy()`): those of `lm(X ~ 1, weights = weights)`
@@ -100,7 +100,8 @@ coef.frechet_mean <- function(object, ...) {
 #' @export
 nobs.frechet_mean <- function(object, ...) {
   check_fields(object, "frechet_mean", "n", arg = "object")
-  object$n
+  # as lm's nobs(): records of weight zero do not count
+  if (is.null(object$n_weighted)) object$n else as.integer(object$n_weighted)
 }
 
 #' @rdname frechet_mean-methods

@@ -32,6 +32,10 @@
 #'   ordinary least-squares sampling model, which the geodesic fit is on a
 #'   flat space. On curved manifolds no sampling model is implemented for
 #'   the non-private fit: they raise an error of class `dpmanifold_error`.
+#'   So do `sigma()` and `df.residual()`, lm's on `euclidean()` fits.
+#' * `deviance()`: the residual sum of squares (lm's, one per response
+#'   coordinate, on `euclidean()`; elsewhere the sum of the squared
+#'   residual lengths, `2 * nobs(fit) * fit$energy`).
 #' * `summary()`, `print()`, [nobs()][release_conventions] and
 #'   [plot()][plot.geodesic_regression].
 #'
@@ -67,7 +71,8 @@
 #' fit <- geodesic_regression(euclidean(1), x, y)
 #' coef(fit)
 #' confint(fit)                        # as confint(lm(y ~ x))
-#' sum(residuals(fit)^2)
+#' deviance(fit)                       # sum(residuals(fit)^2), as lm's
+#' sigma(fit)
 #' predict(fit, data.frame(x = c(a = 4, b = 8)))
 #' predict(fit, c(4, 8), interval = "prediction")
 #' summary(fit)
@@ -194,6 +199,30 @@ vcov.geodesic_regression <- function(object, ...) {
 }
 
 #' @rdname geodesic_regression-methods
+#' @importFrom stats deviance
+#' @export
+deviance.geodesic_regression <- function(object, ...) {
+  check_fields(object, "geodesic_regression", c("manifold", "residuals"), arg = "object")
+  # lm's (one per response coordinate) on euclidean(); elsewhere the sum of
+  # the squared geodesic residuals, 2 n times the energy
+  if (inherits(object$manifold, "euclidean")) {
+    ols <- euclidean_ols(object)
+    return(ols$sigma2 * ols$df)
+  }
+  sum(object$residuals$norms^2)
+}
+
+#' @rdname geodesic_regression-methods
+#' @importFrom stats df.residual
+#' @export
+df.residual.geodesic_regression <- function(object, ...) euclidean_ols(object)$df
+
+#' @rdname geodesic_regression-methods
+#' @importFrom stats sigma
+#' @export
+sigma.geodesic_regression <- function(object, ...) sqrt(euclidean_ols(object)$sigma2)
+
+#' @rdname geodesic_regression-methods
 #' @export
 confint.geodesic_regression <- function(object, parm, level = 0.95, ...) {
   ols <- euclidean_ols(object)
@@ -256,6 +285,7 @@ regression_newdata <- function(newdata, call = sys.call(-1), arg = "newdata") {
     }
     return(stats::setNames(as.numeric(newdata[[col]]), rownames(newdata)))
   }
+  newdata <- na_as_double(newdata)
   if (!is.numeric(newdata) || (length(dim(newdata)) > 1L && min(dim(newdata)) > 1L)) {
     abort_arg(arg, "must be numeric covariate values (a vector, or a data frame with one numeric column)",
               call)
@@ -268,7 +298,7 @@ regression_newdata <- function(newdata, call = sys.call(-1), arg = "newdata") {
 # values give an empty result in the layout of M (as predict.dp_release()).
 predict_geodesic <- function(M, p, v, x_range, newdata, call = sys.call(-1), arg = "newdata") {
   s <- regression_newdata(newdata, call, arg)
-  check_output_size(length(s), M$ambient_dim, arg, call)
+  check_alloc(length(s), M$ambient_dim, arg, call)
   if (any(is.infinite(s))) abort_arg(arg, "must be numeric covariate values (finite or NA)", call)
   if (!length(s)) return(from_ambient(M, matrix(numeric(0), M$ambient_dim, 0L)))
   P <- to_ambient(M, p, "p", call)

@@ -44,10 +44,18 @@ release_regression_geodesic <- function(object, arg = "object", call = sys.call(
 # Covariate values at which to evaluate a release: finite numbers (possibly
 # none); the result's size is checked before anything is allocated.
 release_newdata <- function(M, newdata, call = sys.call(-1)) {
+  newdata <- na_as_double(newdata)
   if (!is.numeric(newdata)) abort_arg("newdata", "must be numeric covariate values (finite or NA)", call)
   check_alloc(length(newdata), M$ambient_dim, "newdata", call)   # before is.infinite() allocates
   if (any(is.infinite(newdata))) abort_arg("newdata", "must be numeric covariate values (finite or NA)", call)
   as.numeric(newdata)
+}
+
+# A bare NA (or all-NA logical vector) is a missing covariate value, as
+# lm's predict() reads it: NA_real_ with the same names and dim.
+na_as_double <- function(x) {
+  if (is.logical(x) && !is.object(x) && all(is.na(x))) storage.mode(x) <- "double"
+  x
 }
 
 # The geodesic at covariate values with NA among them (predict()'s

@@ -297,3 +297,54 @@ test_that("geodesic_regression() takes what coef() returns as init, on euclidean
   expect_error(geodesic_regression(S2, x, Y, init = list(p = c(0, 0, 1), v = c(0, 0, 0), x0 = NA)), "`init\\$x0`",
                class = "dpmanifold_error")
 })
+
+test_that("a bare NA in newdata is a missing covariate, as predict.lm() reads it", {
+  rel <- lm_release()
+  expect_identical(predict(rel, NA), NA_real_)
+  expect_identical(predict(rel, c(a = NA)), c(a = NA_real_))
+  set.seed(44)
+  x <- runif(60)
+  fit <- geodesic_regression(euclidean(1), x, 1 + x + rnorm(60, sd = 0.2))
+  expect_identical(unname(predict(fit, NA)), NA_real_)
+  expect_error(predict(fit, TRUE), "`newdata`", class = "dpmanifold_error")
+  expect_error(predict(rel, c(NA, TRUE)), "`newdata`", class = "dpmanifold_error")
+})
+
+test_that("deviance(), sigma() and df.residual() of a fit are lm's on euclidean(); curved fits say why not", {
+  set.seed(45)
+  x <- runif(40)
+  Y <- cbind(1 + 2 * x, -x) + matrix(rnorm(80, sd = 0.3), 40)
+  for (k in 1:2) {
+    y <- if (k == 1) Y[, 1] else Y
+    fit <- geodesic_regression(euclidean(k), x, y)
+    ref <- lm(y ~ x)
+    expect_equal(unname(deviance(fit)), unname(deviance(ref)), tolerance = 1e-10)
+    expect_equal(unname(sigma(fit)), unname(sigma(ref)), tolerance = 1e-10)
+    expect_identical(df.residual(fit), df.residual(ref))
+  }
+  S2 <- sphere(2)
+  north <- c(0, 0, 1)
+  y <- mfd_exp(S2, north, outer(x - 0.5, c(0.3, 0, 0)) + 0.02 * mfd_random_tangent(S2, north, 40))
+  fs <- geodesic_regression(S2, x, y)
+  expect_equal(deviance(fs), 2 * nobs(fs) * fs$energy, tolerance = 1e-12)
+  expect_error(sigma(fs), "`object`.*no sampling model", class = "dpmanifold_error")
+  expect_error(df.residual(fs), "`object`.*no sampling model", class = "dpmanifold_error")
+})
+
+test_that("nobs() of a weighted Frechet mean leaves out zero weights, as lm's", {
+  set.seed(46)
+  X <- matrix(rnorm(40), 20)
+  w <- c(runif(2), rep(0, 18))
+  expect_identical(nobs(frechet_mean(euclidean(2), X, weights = w)), nobs(lm(X[, 1] ~ 1, weights = w)))
+  expect_identical(nobs(frechet_mean(euclidean(2), X)), 20L)
+})
+
+test_that("predict() of a fit refuses a result above the memory budget, as a release's does", {
+  set.seed(47)
+  x <- runif(20)
+  fit <- geodesic_regression(euclidean(3), x, matrix(rnorm(60), 20))
+  old <- options(dpmanifold.max_bytes = 1000)
+  on.exit(options(old), add = TRUE)
+  expect_error(predict(fit, runif(100)), "`newdata`.*memory budget", class = "dpmanifold_too_large")
+  expect_identical(dim(predict(fit, runif(10))), c(10L, 3L))
+})
