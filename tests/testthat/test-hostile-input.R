@@ -240,7 +240,7 @@ hostile_calls <- list(
   h(geodesic_regression(S2, 1:3, Xs, init = list(p = c(0, 0, 2), v = E1)), "init$p"),
   h(geodesic_regression(S2, 1:3, Xs, init = list(p = N, v = N)), "init$v"),
   h(geodesic_regression(S2, 1, N), "y"),
-  h(predict(fit, NA), "newdata"),
+  h(predict(fit, TRUE), "newdata"),
   h(predict(fit, "a"), "newdata"),
   h(predict(fit, data.frame(a = 1, b = 2)), "newdata"),
   h(predict(fit, data.frame(x = "a")), "newdata"),
